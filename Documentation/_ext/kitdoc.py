@@ -1,0 +1,431 @@
+# Sphinx extension of the mmap_prepare kit.
+#
+# Directives that show material straight from the kit's tested files, so that
+# nothing on the site is typed by hand:
+#
+#   .. kit-kernel-rst:: Documentation/filesystems/porting.rst
+#      :entry-containing: mmap_prepare
+#
+#      Shows, from the kernel tree in KIT_KERNEL_SRC, every porting.rst entry
+#      (the blocks between "---" lines) that mentions the text.
+#
+#   .. kit-kernel-rst:: Documentation/filesystems/vfs.rst
+#      :item: mmap_prepare
+#
+#      Shows the definition-list item whose term is ``mmap_prepare``.
+#      Add :render: to any kit-kernel-rst to parse the excerpt as
+#      reStructuredText instead of showing its source.
+#
+#   .. kit-patch:: drivers/char/mem.c
+#      :message:
+#
+#      Shows the hunks for one kernel file from the patches listed in
+#      patches/series (and, with :message:, the commit message first).
+#      :patch: TEXT limits the search to patches whose file name or subject
+#      contains TEXT.
+#
+#   .. kit-series::
+#
+#      A table of patches/series: file, subject, files touched.
+#
+#   .. kit-todos:: labs/01-mmap-prepare/mmap_lab1.c
+#
+#      A list of the "/* TODO n/k: what */" markers of a lab solution.
+#
+#   .. kit-stage-checks:: labs/02-remap-action/stage.conf
+#
+#      The checkers a stage runs (STAGE_CHECKS) and the TEST_F() tests of
+#      each, read from labs/checker/<checker>.c.
+#
+#   .. kit-in-tree-toctree::
+#
+#      Only in in-tree/index.rst: replaced, before parsing, by a toctree of
+#      the conversion pages conf.py decided to build (kit_in_tree_pages).
+#
+# Every directive reports a warning (an error under "sphinx-build -W") when the
+# file or the requested part of it does not exist.
+
+import os
+import re
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import ViewList
+from sphinx.directives.code import container_wrapper
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+from sphinx.util.nodes import nested_parse_with_titles
+
+logger = logging.getLogger(__name__)
+
+
+def _read(path):
+    with open(path, encoding='utf-8', errors='replace') as f:
+        return f.read()
+
+
+class _KitDirective(SphinxDirective):
+
+    def fail(self, msg):
+        logger.warning(msg, location=(self.env.docname, self.lineno))
+        return [nodes.paragraph(text='[missing: %s]' % msg)]
+
+    def literal(self, text, language, caption, path):
+        literal = nodes.literal_block(text, text)
+        literal['language'] = language
+        literal['source'] = path
+        self.set_source_info(literal)
+        if caption:
+            literal = container_wrapper(self, literal, caption)
+        return literal
+
+
+# ---------------------------------------------------------------------------
+# kit-kernel-rst
+
+def _porting_entries(lines, needle):
+    """Blocks between separator lines ("---") that contain needle."""
+    blocks, start = [], 0
+    for i, line in enumerate(lines + ['---']):
+        if re.fullmatch(r'-{3,}\s*', line):
+            block = lines[start:i]
+            if any(needle in l for l in block):
+                # Trim blank lines at both ends.
+                b, e = 0, len(block)
+                while b < e and not block[b].strip():
+                    b += 1
+                while e > b and not block[e - 1].strip():
+                    e -= 1
+                blocks.append((start + b + 1, block[b:e]))
+            start = i + 1
+    return blocks
+
+
+def _definition_items(lines, term):
+    """Definition-list items whose term line is ``term``, with their body."""
+    items = []
+    pattern = re.compile(r'^(\s*)``%s``\s*$' % re.escape(term))
+    for i, line in enumerate(lines):
+        m = pattern.match(line)
+        if not m:
+            continue
+        indent = len(m.group(1).expandtabs(8))
+        j = i + 1
+        while j < len(lines):
+            nxt = lines[j]
+            if nxt.strip() and len(nxt) - len(nxt.lstrip()) == 0:
+                break
+            if nxt.strip() and \
+               len(nxt.expandtabs(8)) - len(nxt.expandtabs(8).lstrip()) <= indent:
+                break
+            j += 1
+        while j > i + 1 and not lines[j - 1].strip():
+            j -= 1
+        items.append((i + 1, lines[i:j]))
+    return items
+
+
+def _dedent(block):
+    expanded = [l.expandtabs(8) for l in block]
+    widths = [len(l) - len(l.lstrip()) for l in expanded if l.strip()]
+    cut = min(widths) if widths else 0
+    return [l[cut:] for l in expanded]
+
+
+class KitKernelRst(_KitDirective):
+    required_arguments = 1
+    option_spec = {
+        'entry-containing': directives.unchanged_required,
+        'item': directives.unchanged_required,
+        'render': directives.flag,
+    }
+
+    def run(self):
+        rel = self.arguments[0]
+        path = os.path.join(self.config.kit_kernel_tree, rel)
+        if not os.path.isfile(path):
+            return self.fail('kit-kernel-rst: %s not found in %s'
+                             % (rel, self.config.kit_kernel_tree))
+        self.env.note_dependency(path)
+        lines = _read(path).splitlines()
+        if 'entry-containing' in self.options:
+            what = self.options['entry-containing']
+            found = _porting_entries(lines, what)
+            desc = 'entry mentioning "%s"' % what
+        elif 'item' in self.options:
+            what = self.options['item']
+            found = _definition_items(lines, what)
+            desc = 'item ``%s``' % what
+        else:
+            return self.fail('kit-kernel-rst: give :entry-containing: or :item:')
+        if not found:
+            return self.fail('kit-kernel-rst: no %s in %s' % (desc, rel))
+
+        result = []
+        for first, block in found:
+            block = _dedent(block)
+            last = first + len(block) - 1
+            if 'render' in self.options:
+                container = nodes.container(classes=['kit-kernel-rst'])
+                vl = ViewList()
+                for n, l in enumerate(block):
+                    vl.append(l, path, first - 1 + n)
+                nested_parse_with_titles(self.state, vl, container)
+                caption = nodes.paragraph()
+                caption += nodes.emphasis(
+                    text='From %s, lines %d-%d, of the kit kernel tree:'
+                    % (rel, first, last))
+                result += [caption, container]
+            else:
+                caption = '%s, lines %d-%d (kit kernel tree)' % (rel, first, last)
+                result.append(self.literal('\n'.join(block), 'rst', caption, path))
+        return result
+
+
+# ---------------------------------------------------------------------------
+# patches/series
+
+class Patch:
+    def __init__(self, name, text):
+        self.name = name
+        self.text = text
+        head, _, _ = text.partition('\ndiff --git ')
+        subject = re.search(r'^Subject: (.*(?:\n[ \t].*)*)', head, re.M)
+        subject = re.sub(r'\s*\n\s*', ' ', subject.group(1)) if subject else name
+        self.subject = re.sub(r'^\[[^\]]*\]\s*', '', subject)
+        # Commit message: after the header block, up to the "---" line.
+        body = head.split('\n\n', 1)[1] if '\n\n' in head else ''
+        self.message = body.split('\n---\n', 1)[0].rstrip()
+        self.files = {}
+        for m in re.finditer(r'^diff --git a/(\S+) b/(\S+)\n(.*?)(?=^diff --git |^-- \n|\Z)',
+                             text, re.M | re.S):
+            self.files[m.group(2)] = 'diff --git a/%s b/%s\n%s' % (
+                m.group(1), m.group(2), m.group(3).rstrip('\n'))
+
+
+def load_series(kit_root):
+    """The patches of patches/series, in order, or None without a series."""
+    pdir = os.path.join(kit_root, 'patches')
+    series = os.path.join(pdir, 'series')
+    if not os.path.isfile(series):
+        return None, series
+    patches = []
+    for line in _read(series).splitlines():
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        path = os.path.join(pdir, line)
+        if os.path.isfile(path):
+            patches.append(Patch(line, _read(path)))
+        else:
+            patches.append(Patch(line, ''))
+            patches[-1].missing = path
+    return patches, series
+
+
+class KitPatch(_KitDirective):
+    required_arguments = 1
+    option_spec = {
+        'patch': directives.unchanged_required,
+        'message': directives.flag,
+    }
+
+    def run(self):
+        target = self.arguments[0]
+        patches, series = load_series(self.config.kit_root)
+        if patches is None:
+            return self.fail('kit-patch: %s does not exist' % series)
+        self.env.note_dependency(series)
+        wanted = self.options.get('patch')
+        result = []
+        for p in patches:
+            if getattr(p, 'missing', None):
+                return self.fail('kit-patch: %s is listed in patches/series '
+                                 'but does not exist' % p.missing)
+            if wanted and wanted not in p.name and wanted not in p.subject:
+                continue
+            if target not in p.files:
+                continue
+            path = os.path.join(self.config.kit_root, 'patches', p.name)
+            self.env.note_dependency(path)
+            if 'message' in self.options:
+                result.append(self.literal(
+                    'Subject: %s\n\n%s' % (p.subject, p.message), 'none',
+                    'patches/%s: commit message' % p.name, path))
+            result.append(self.literal(p.files[target], 'diff',
+                                       'patches/%s: %s' % (p.name, target), path))
+        if not result:
+            return self.fail('kit-patch: no patch in patches/series touches %s%s'
+                             % (target, ' (patch "%s")' % wanted if wanted else ''))
+        return result
+
+
+class KitSeries(_KitDirective):
+    required_arguments = 0
+
+    def run(self):
+        patches, series = load_series(self.config.kit_root)
+        if patches is None:
+            return self.fail('kit-series: %s does not exist' % series)
+        self.env.note_dependency(series)
+        if not patches:
+            return self.fail('kit-series: %s lists no patches' % series)
+        table = nodes.table(classes=['kit-series'])
+        tgroup = nodes.tgroup(cols=3)
+        table += tgroup
+        for width in (3, 6, 5):
+            tgroup += nodes.colspec(colwidth=width)
+
+        def row(cells, header=False):
+            r = nodes.row()
+            for c in cells:
+                entry = nodes.entry()
+                if isinstance(c, nodes.Node):
+                    entry += c
+                else:
+                    entry += nodes.paragraph(text=c)
+                r += entry
+            return r
+
+        thead = nodes.thead()
+        thead += row(['patch', 'subject', 'files'])
+        tgroup += thead
+        tbody = nodes.tbody()
+        for p in patches:
+            files = nodes.paragraph()
+            for i, f in enumerate(sorted(p.files)):
+                if i:
+                    files += nodes.Text(' ')
+                files += nodes.literal(text=f)
+            name = nodes.paragraph()
+            name += nodes.literal(text=p.name)
+            tbody += row([name, p.subject, files])
+        tgroup += tbody
+        return [table]
+
+
+# ---------------------------------------------------------------------------
+# kit-todos
+
+TODO_RE = re.compile(r'/\*\s*TODO\s+(\d+)/(\d+):\s*(.*?)\s*\*/')
+
+
+class KitTodos(_KitDirective):
+    required_arguments = 1
+
+    def run(self):
+        rel = self.arguments[0]
+        path = os.path.join(self.config.kit_root, rel)
+        if not os.path.isfile(path):
+            return self.fail('kit-todos: %s does not exist' % rel)
+        self.env.note_dependency(path)
+        todos = []
+        for n, line in enumerate(_read(path).splitlines(), 1):
+            m = TODO_RE.search(line)
+            if m:
+                todos.append((int(m.group(1)), int(m.group(2)), m.group(3), n))
+        if not todos:
+            return self.fail('kit-todos: no "/* TODO n/k: ... */" marker in %s' % rel)
+        # Exercise numbers are shown as written in the source, not renumbered.
+        blist = nodes.bullet_list(bullet='-')
+        for number, count, what, line in sorted(todos):
+            item = nodes.list_item()
+            para = nodes.paragraph()
+            para += nodes.strong(text='TODO %d' % number)
+            para += nodes.Text(' (line %d, %d line%s to write): '
+                               % (line, count, '' if count == 1 else 's'))
+            para += nodes.Text(what)
+            item += para
+            blist += item
+        return [blist]
+
+
+# ---------------------------------------------------------------------------
+# kit-stage-checks
+
+TEST_RE = re.compile(r'^\s*TEST_F\(\s*(\w+)\s*,\s*(\w+)\s*\)', re.M)
+
+
+def _stage_conf(path):
+    """The VAR="value" assignments of a stage.conf (a shell fragment)."""
+    values = {}
+    for line in _read(path).splitlines():
+        m = re.match(r'^\s*([A-Z_][A-Z0-9_]*)=(.*)$', line)
+        if m:
+            value = m.group(2).strip()
+            if len(value) >= 2 and value[0] == value[-1] and value[0] in '"\'':
+                value = value[1:-1]
+            values[m.group(1)] = value
+    return values
+
+
+class KitStageChecks(_KitDirective):
+    """The checkers a stage runs (STAGE_CHECKS) and the tests in each."""
+    required_arguments = 1
+
+    def run(self):
+        rel = self.arguments[0]
+        root = self.config.kit_root
+        path = os.path.join(root, rel)
+        if not os.path.isfile(path):
+            return self.fail('kit-stage-checks: %s does not exist' % rel)
+        self.env.note_dependency(path)
+        conf = _stage_conf(path)
+        checks = conf.get('STAGE_CHECKS', '').split()
+        if not checks:
+            return self.fail('kit-stage-checks: no STAGE_CHECKS in %s' % rel)
+        blist = nodes.bullet_list(bullet='-')
+        for check in checks:
+            src = os.path.join(root, 'labs', 'checker', check + '.c')
+            if not os.path.isfile(src):
+                return self.fail('kit-stage-checks: %s runs %s, but %s does '
+                                 'not exist' % (rel, check,
+                                                os.path.relpath(src, root)))
+            self.env.note_dependency(src)
+            tests = ['%s.%s' % m for m in TEST_RE.findall(_read(src))]
+            item = nodes.list_item()
+            para = nodes.paragraph()
+            para += nodes.literal(text=check)
+            if tests:
+                para += nodes.Text(': ')
+                for i, t in enumerate(tests):
+                    if i:
+                        para += nodes.Text(', ')
+                    para += nodes.literal(text=t)
+            item += para
+            blist += item
+        return [blist]
+
+
+# ---------------------------------------------------------------------------
+# The toctree of in-tree/index: only the conversion pages that conf.py kept
+# (a glob that matches nothing would be a warning).
+
+IN_TREE_MARKER = '.. kit-in-tree-toctree::'
+
+
+def _in_tree_toctree(app, docname, source):
+    if docname != 'in-tree/index' or IN_TREE_MARKER not in source[0]:
+        return
+    pages = app.config.kit_in_tree_pages or []
+    if pages:
+        block = '.. toctree::\n   :maxdepth: 1\n\n' + ''.join(
+            '   %s\n' % p.split('/', 1)[1] for p in pages)
+    else:
+        block = ('*The series in patches/series contains no conversion of '
+                 'kernel code yet.*\n')
+    source[0] = source[0].replace(IN_TREE_MARKER, block)
+
+
+def setup(app):
+    app.add_config_value('kit_root', None, 'env')
+    app.add_config_value('kit_kernel_tree', None, 'env')
+    app.add_config_value('kit_in_tree_pages', [], 'env')
+    app.connect('source-read', _in_tree_toctree)
+    app.add_directive('kit-kernel-rst', KitKernelRst)
+    app.add_directive('kit-patch', KitPatch)
+    app.add_directive('kit-series', KitSeries)
+    app.add_directive('kit-todos', KitTodos)
+    app.add_directive('kit-stage-checks', KitStageChecks)
+    return {'version': '1.0', 'parallel_read_safe': True,
+            'parallel_write_safe': True}

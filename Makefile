@@ -1,0 +1,111 @@
+# The mmap_prepare teaching kit. `make` builds everything, `make check` tests it.
+# `make help` lists the targets. The Makefile only wires the scripts in scripts/,
+# qemu/ and labs/ together; each of them does one job and says what it does.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+
+TOP      := $(CURDIR)
+BUILD    := $(TOP)/build
+TARBALL  := /usr/src/linux-source-6.12.tar.xz
+KSRC     := $(BUILD)/linux
+KOBJ     := $(BUILD)/kernel
+CHECKER  := $(BUILD)/checker
+HTML     := $(BUILD)/html
+PATCHES  := $(TOP)/patches
+FRAGMENT := $(TOP)/qemu/kernel.config
+
+SOURCE_STAMP := $(BUILD)/.stamp-kernel-source
+KERNEL_STAMP := $(KOBJ)/.stamp-kernel-built
+PATCH_FILES  := $(PATCHES)/series $(wildcard $(PATCHES)/*.patch)
+
+STAGES := $(shell qemu/stages.sh list)
+ifneq ($(STAGE),)
+$(shell qemu/stages.sh check $(STAGE) >&2)
+ifneq ($(.SHELLSTATUS),0)
+$(error unknown STAGE=$(STAGE); valid stages: $(STAGES))
+endif
+endif
+CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
+LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
+
+.PHONY: all help packages kernel-source kernel modules checker skeletons docs \
+	docs-kernel check check-static vma-tests boot kernel-git export-patches \
+	check-series check-stock clean distclean
+
+all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+
+packages: ## install missing Debian packages (as root), or print the apt-get line
+	@scripts/install-packages.sh
+
+kernel-source: $(SOURCE_STAMP) ## unpack linux-source-6.12 into build/linux and apply patches/series
+$(SOURCE_STAMP): $(PATCH_FILES) scripts/prepare-kernel-source.sh | packages
+	@scripts/prepare-kernel-source.sh $(TARBALL) $(PATCHES) $(KSRC)
+	@touch $@
+
+kernel: $(KERNEL_STAMP) ## configure (tinyconfig + qemu/kernel.config) and build the kit kernel
+$(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
+	@scripts/build-kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
+	@touch $@
+
+modules: $(KERNEL_STAMP) ## build every stage's module (or only STAGE=N's)
+	@for id in $(CHECK_STAGES); do \
+		echo ">> building modules of stage $$id"; \
+		scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; \
+	done
+
+checker: $(SOURCE_STAMP) ## build the static userspace checker programs
+	@echo ">> building the checker (kselftest harness from build/linux)"
+	@$(MAKE) -s -C labs/checker KSRC=$(KSRC) O=$(CHECKER)
+
+skeletons: $(KERNEL_STAMP) ## generate the student skeletons and prove they compile
+	@for d in $(LAB_DIRS); do \
+		scripts/build-skeleton.sh $(KOBJ) $$d || exit 1; \
+	done
+
+docs: $(SOURCE_STAMP) ## build the HTML docs into build/html (sphinx -W -n)
+	@scripts/build-docs.sh $(KSRC) $(HTML)
+
+docs-kernel: $(SOURCE_STAMP) ## render the patched kernel's filesystems book, fail on warnings in porting/vfs
+	@scripts/build-kernel-docs.sh $(KSRC) $(BUILD)/kernel-docs
+
+vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tree
+	@scripts/run-vma-tests.sh $(KSRC)
+
+check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests as TAP
+	@scripts/check-static.sh $(KSRC) $(KOBJ)
+
+ifeq ($(STAGE),)
+check: all check-static ## build everything, then boot every stage and run its checks
+else
+check: kernel modules checker
+endif
+	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
+
+boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
+	@test -n "$(STAGE)" || { echo "usage: make boot STAGE=N (one of: $(STAGES))" >&2; exit 2; }
+	@qemu/make-initramfs.sh "$$(qemu/stages.sh dir $(STAGE))/stage.conf" $(BUILD)/modules/$(STAGE) \
+		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
+	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
+	@qemu/boot.sh $(KOBJ)/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz -
+
+kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
+	@scripts/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)
+
+export-patches: ## write build/kernel-git's commits back to patches/ (git format-patch)
+	@scripts/export-patches.sh $(BUILD)/kernel-git $(PATCHES)
+
+check-series: packages ## bisectability: build the test kernel after each patch (incremental)
+	@scripts/check-series.sh $(TARBALL) $(PATCHES) $(FRAGMENT) $(BUILD)/series
+
+check-stock: packages checker ## oracle: run the in-tree user checks on unpatched 6.12
+	@scripts/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(CHECKER)
+
+clean: ## remove build outputs, keep the unpacked and built kernel
+	rm -rf $(BUILD)/modules $(BUILD)/initramfs $(BUILD)/logs $(BUILD)/skeletons $(CHECKER) $(HTML)
+
+distclean: ## remove build/ entirely
+	rm -rf $(BUILD)

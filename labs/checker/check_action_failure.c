@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_action_failure - when the mmap action fails after the VMA was
+ * created, the mm core unmaps it and userspace sees the stage's errno.
+ *
+ * Environment: MMAP_LAB_ACTION (none: every test skips), MMAP_LAB_ACTION_ERRNO,
+ * MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0, MMAP_LAB_MAP_SIZE), and
+ * MMAP_LAB_HOOK_COUNTER (optional here: empty or unset = no success hook).
+ *
+ * The failure comes from the kit kernel's fault-injection point
+ * fail_mmap_action (debugfs /sys/kernel/debug/fail_mmap_action/, mounted
+ * here if needed): probability=100, interval=1, task-filter=Y, verbose=0,
+ * and times=1 plus /proc/self/make-it-fail=1 only around the one mmap() that
+ * must fail. The teardown writes times=0 and make-it-fail=0.
+ */
+#include "lab_util.h"
+
+FIXTURE(inject)
+{
+	const char *dev;
+	const char *counter;	/* NULL: the stage has no success hook */
+	unsigned long size;	/* length of every mapping */
+	unsigned long buf_size;
+	int err;		/* errno the failed mmap() must report */
+	int fd;
+	struct lab_mappings maps;
+};
+
+FIXTURE_SETUP(inject)
+{
+	const char *action, *failed = "?";
+	char path[256];
+	size_t i;
+	int r;
+
+	self->fd = -1;
+	LAB_ENV_REQUIRED(action, "MMAP_LAB_ACTION");
+	if (!strcmp(action, "none"))
+		SKIP(return, "MMAP_LAB_ACTION=none: this stage's mmap has no "
+		     "action that could fail");
+	ASSERT_TRUE(!strcmp(action, "remap") || !strcmp(action, "ioremap")) {
+		TH_LOG("MMAP_LAB_ACTION=\"%s\": expected none, remap or ioremap",
+		       action);
+	}
+	LAB_ENV_ERRNO(self->err, "MMAP_LAB_ACTION_ERRNO");
+	LAB_ENV_REQUIRED(self->dev, "MMAP_LAB_DEVICE");
+	LAB_MAP_SIZE(self->size);
+	LAB_ENV_ULONG(self->buf_size, "MMAP_LAB_BUF_SIZE");
+	self->counter = getenv("MMAP_LAB_HOOK_COUNTER");
+	if (self->counter && !*self->counter)
+		self->counter = NULL;
+
+	r = lab_debugfs_mount();
+	ASSERT_EQ(0, r) {
+		TH_LOG("debugfs is not mounted on " LAB_DEBUGFS " and mounting "
+		       "it failed: %s", strerror(-r));
+	}
+	if (!lab_path_exists(LAB_FI_DIR))
+		SKIP(return, "kernel lacks fail_mmap_action (no " LAB_FI_DIR
+		     "; CONFIG_FAIL_MMAP_ACTION=y in the kit kernel)");
+	for (i = 0; i < ARRAY_SIZE(lab_fi_attrs); i++) {
+		snprintf(path, sizeof(path), "%s/%s", LAB_FI_DIR, lab_fi_attrs[i]);
+		ASSERT_TRUE(lab_path_exists(path)) {
+			TH_LOG("%s is missing: not a fault-injection attribute "
+			       "directory (CONFIG_FAULT_INJECTION_DEBUG_FS?)",
+			       path);
+		}
+	}
+	ASSERT_TRUE(lab_path_exists(LAB_MAKE_IT_FAIL)) {
+		TH_LOG(LAB_MAKE_IT_FAIL " is missing (CONFIG_FAULT_INJECTION)");
+	}
+	r = lab_fi_configure(&failed);
+	ASSERT_EQ(0, r) {
+		TH_LOG("writing %s/%s failed: %s", LAB_FI_DIR, failed,
+		       strerror(-r));
+	}
+	ASSERT_EQ(0, lab_make_it_fail(0));
+	LAB_OPEN(self->fd, self->dev);
+}
+
+FIXTURE_TEARDOWN(inject)
+{
+	lab_fi_set("times", "0");
+	lab_make_it_fail(0);
+	lab_unmap_all(&self->maps);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* Make the next mmap action of this task fail. */
+#define ARM() do {								\
+	ASSERT_EQ(0, lab_fi_set("times", "1"));					\
+	ASSERT_EQ(0, lab_make_it_fail(1));					\
+} while (0)
+
+#define DISARM() do {								\
+	ASSERT_EQ(0, lab_make_it_fail(0));					\
+	ASSERT_EQ(0, lab_fi_set("times", "0"));					\
+} while (0)
+
+/*
+ * The mmap() under injection: no stdio, no malloc, nothing that could change
+ * /proc/self/maps on its own. Sets p and e (the errno).
+ */
+#define INJECTED_MMAP(p, e) do {						\
+	(p) = lab_sys_mmap(NULL, self->size, PROT_READ | PROT_WRITE,		\
+			   MAP_SHARED, self->fd, 0);				\
+	(e) = errno;								\
+} while (0)
+
+/* After INJECTED_MMAP(): it failed (a success is undone first). */
+#define ASSERT_INJECTED_FAILED(p) do {						\
+	if ((p) != MAP_FAILED)							\
+		munmap((p), self->size);					\
+	ASSERT_EQ(MAP_FAILED, (p)) {						\
+		TH_LOG("mmap() succeeded with fail_mmap_action armed: the "	\
+		       "driver's mapping does not go through an mmap action");	\
+	}									\
+} while (0)
+
+/*
+ * The failed mmap() reports MMAP_LAB_ACTION_ERRNO, and the failure is the
+ * injected one (the injection point consumed its one failure).
+ */
+TEST_F(inject, failure_reports_stage_errno)
+{
+	long times = -1;
+	void *p;
+	int e;
+
+	ARM();
+	INJECTED_MMAP(p, e);
+	ASSERT_EQ(0, lab_fi_get("times", &times));
+	DISARM();
+
+	ASSERT_INJECTED_FAILED(p);
+	ASSERT_EQ(self->err, e) {
+		TH_LOG("mmap() failed with %s (%s), expected %s "
+		       "(MMAP_LAB_ACTION_ERRNO; ENOMEM passes the action's "
+		       "error through, an error_hook may replace it)",
+		       lab_errno_name(e), strerror(e), lab_errno_name(self->err));
+	}
+	ASSERT_EQ(0, times) {
+		TH_LOG("mmap() failed but fail_mmap_action did not fire "
+		       "(times=%ld): the failure came from somewhere else", times);
+	}
+}
+
+/* The VMA created before the action ran is gone: maps byte-identical. */
+TEST_F(inject, failure_leaves_no_vma)
+{
+	void *p;
+	int e;
+
+	ARM();
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	INJECTED_MMAP(p, e);
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	DISARM();
+
+	ASSERT_INJECTED_FAILED(p);
+	(void)e;	/* the errno is failure_reports_stage_errno's rule */
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the mmap() whose action failed");
+}
+
+/* The success hook does not run for a mapping whose action failed. */
+TEST_F(inject, failure_does_not_count)
+{
+	long before = -1, after = -1;
+	void *p;
+	int e, r;
+
+	if (!self->counter)
+		SKIP(return, "MMAP_LAB_HOOK_COUNTER is empty: this stage has no "
+		     "success hook");
+	r = lab_read_long(self->counter, &before);
+	ASSERT_EQ(0, r) {
+		TH_LOG("reading %s failed: %s", self->counter, strerror(-r));
+	}
+	ARM();
+	INJECTED_MMAP(p, e);
+	DISARM();
+	ASSERT_INJECTED_FAILED(p);
+	ASSERT_EQ(self->err, e);
+	ASSERT_EQ(0, lab_read_long(self->counter, &after));
+	ASSERT_EQ(before, after) {
+		TH_LOG("%s went from %ld to %ld across an mmap() that failed",
+		       self->counter, before, after);
+	}
+}
+
+/*
+ * Without injection the same mmap() succeeds: with the attribute armed but
+ * this task not selected (make-it-fail=0), and with the task selected but
+ * the attribute disarmed (times=0).
+ */
+TEST_F(inject, uninjected_mmap_succeeds)
+{
+	void *p;
+
+	ASSERT_EQ(0, lab_fi_set("times", "1"));
+	LAB_MMAP(p, &self->maps, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	ASSERT_EQ(0, lab_unmap(&self->maps, p));
+	DISARM();
+
+	ASSERT_EQ(0, lab_make_it_fail(1));
+	LAB_MMAP(p, &self->maps, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	DISARM();
+}
+
+/*
+ * The failure leaves the driver usable: the next mmap() succeeds, is one
+ * VMA, and (with a buffer) shows what pwrite() stored.
+ */
+TEST_F(inject, mmap_after_failure_works)
+{
+	unsigned long end = 0;
+	uint32_t seed = (uint32_t)getpid() * 2654435761u;
+	void *p, *buf;
+	int e, count;
+
+	ARM();
+	INJECTED_MMAP(p, e);
+	DISARM();
+	ASSERT_INJECTED_FAILED(p);
+	ASSERT_EQ(self->err, e);
+
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	count = lab_maps_count(LAB_MAPS_BEFORE);
+	LAB_MMAP(p, &self->maps, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	ASSERT_EQ(count + 1, lab_maps_count(LAB_MAPS_AFTER));
+	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_AFTER, (unsigned long)p, &end,
+				   NULL, 0));
+	ASSERT_EQ((unsigned long)p + self->size, end);
+
+	if (!self->buf_size)
+		return;
+	buf = malloc(self->buf_size);
+	ASSERT_NE(NULL, buf);
+	lab_pattern_fill(buf, self->buf_size, seed, 0);
+	ASSERT_EQ((ssize_t)self->buf_size,
+		  lab_pwrite_all(self->fd, buf, self->buf_size, 0));
+	free(buf);
+	LAB_ASSERT_PATTERN(p, self->buf_size, seed, 0,
+			   "mapping made after a failed one");
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_bad_input - lengths and offsets outside the region are refused with
+ * the right errno, and a refused mmap() leaves /proc/self/maps untouched.
+ *
+ * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0,
+ * MMAP_LAB_MAP_SIZE: stage 3 maps BAR 0, 1 MiB).
+ *
+ * mmap() is the raw system call here: glibc refuses an unaligned offset
+ * itself and the checks are about what the kernel and the driver do.
+ *
+ * Who refuses what (x86-64):
+ *  - an offset that is not a multiple of the page size: the mmap system call
+ *    (arch/x86/kernel/sys_x86_64.c), EINVAL, before any VMA exists;
+ *  - an offset whose last byte, offset + length - 1, does not fit in an
+ *    unsigned long: do_mmap() through file_mmap_ok(), EOVERFLOW, before the
+ *    driver is asked. (do_mmap()'s own "pgoff + pages wraps" test cannot fire
+ *    on 64-bit: the largest pgoff the syscall can pass is ULONG_MAX >> 12);
+ *  - everything else that goes past the region: the driver, EINVAL.
+ */
+#include "lab_util.h"
+
+FIXTURE(bad)
+{
+	const char *dev;
+	unsigned long size;
+	unsigned long page;
+	int fd;
+	struct lab_mappings maps;
+};
+
+FIXTURE_SETUP(bad)
+{
+	self->fd = -1;
+	self->page = lab_page_size();
+	LAB_ENV_REQUIRED(self->dev, "MMAP_LAB_DEVICE");
+	LAB_MAP_SIZE(self->size);
+	LAB_OPEN(self->fd, self->dev);
+}
+
+FIXTURE_TEARDOWN(bad)
+{
+	lab_unmap_all(&self->maps);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/* mmap(len, off) fails with err and /proc/self/maps is byte-identical. */
+#define ASSERT_REFUSED_NO_TRACE(len, off, err, what) do {			\
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);					\
+	LAB_MMAP_REFUSED((len), PROT_READ | PROT_WRITE, MAP_SHARED,		\
+			 self->fd, (off), (err), what);				\
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);					\
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,			\
+			     "the refused mmap() (" what ")");			\
+} while (0)
+
+/* mmap(len, off) succeeds and adds exactly one VMA of that length. */
+#define ASSERT_MAPS_ONE_VMA(len, off) do {					\
+	unsigned long __end = 0;						\
+	int __count;								\
+	void *__p;								\
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);					\
+	__count = lab_maps_count(LAB_MAPS_BEFORE);				\
+	LAB_MMAP(__p, &self->maps, (len), PROT_READ | PROT_WRITE,		\
+		 MAP_SHARED, self->fd, (off));					\
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);					\
+	ASSERT_EQ(__count + 1, lab_maps_count(LAB_MAPS_AFTER));		\
+	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_AFTER, (unsigned long)__p,		\
+				   &__end, NULL, 0));				\
+	ASSERT_EQ((unsigned long)__p + (len), __end);				\
+} while (0)
+
+/* Control: the whole region maps (the refusals below are not blanket). */
+TEST_F(bad, whole_region_maps)
+{
+	ASSERT_MAPS_ONE_VMA(self->size, 0UL);
+}
+
+/* Control: the last page alone maps (no off-by-one at the end). */
+TEST_F(bad, last_page_maps)
+{
+	ASSERT_MAPS_ONE_VMA(self->page, self->size - self->page);
+}
+
+/* One page more than the region, at offset 0: the driver says EINVAL. */
+TEST_F(bad, length_past_end)
+{
+	ASSERT_REFUSED_NO_TRACE(self->size + self->page, 0UL, EINVAL,
+				"length = region + 1 page");
+}
+
+/* Offset at the end of the region, one page: EINVAL. */
+TEST_F(bad, offset_past_end)
+{
+	ASSERT_REFUSED_NO_TRACE(self->page, self->size, EINVAL,
+				"offset = region length");
+}
+
+/* Offset inside, but offset + length one page past the end: EINVAL. */
+TEST_F(bad, offset_plus_length_past_end)
+{
+	ASSERT_REFUSED_NO_TRACE(2 * self->page, self->size - self->page, EINVAL,
+				"last page + 1 page");
+}
+
+/*
+ * The largest page-aligned offset: offset + length wraps past ULONG_MAX,
+ * do_mmap() refuses it with EOVERFLOW before the driver runs.
+ */
+TEST_F(bad, huge_offset_wraps_eoverflow)
+{
+	unsigned long off = ULONG_MAX & ~(self->page - 1);
+
+	ASSERT_REFUSED_NO_TRACE(self->page, off, EOVERFLOW,
+				"pgoff = ULONG_MAX >> PAGE_SHIFT");
+}
+
+/*
+ * One page lower, offset + length just fits in an unsigned long: the kernel
+ * lets it through and the driver must refuse it (EINVAL) without its own
+ * arithmetic wrapping.
+ */
+TEST_F(bad, huge_offset_no_wrap_einval)
+{
+	unsigned long off = (ULONG_MAX & ~(self->page - 1)) - self->page;
+
+	ASSERT_REFUSED_NO_TRACE(self->page, off, EINVAL,
+				"pgoff = (ULONG_MAX >> PAGE_SHIFT) - 1");
+}
+
+/* An offset that is not page aligned: the system call says EINVAL. */
+TEST_F(bad, unaligned_offset)
+{
+	ASSERT_REFUSED_NO_TRACE(self->page, self->page / 2, EINVAL,
+				"offset = half a page");
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_edu - BAR 0 of QEMU's edu device, mapped by mmap_lab3, behaves like
+ * the device's registers (QEMU docs/specs/edu.txt), not like memory.
+ *
+ * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (0 for this stage) and
+ * MMAP_LAB_MAP_SIZE (the BAR length, 1 MiB): the whole BAR is mapped.
+ *
+ * edu only answers 32-bit accesses below 0x80, so every access is a volatile
+ * uint32_t load or store.
+ */
+#include "lab_util.h"
+
+#include <time.h>
+
+#define EDU_ID		0x00	/* 0xRRrr00ed: major RR, minor rr */
+#define EDU_LIVENESS	0x04	/* reads back ~value written */
+#define EDU_FACTORIAL	0x08	/* write n, read n! when not busy */
+#define EDU_STATUS	0x20	/* bit 0: computing; bit 7: IRQ when done */
+#define EDU_STATUS_COMPUTING	0x01
+
+#define EDU_POLL_TIMEOUT_MS	2000
+
+FIXTURE(edu)
+{
+	const char *dev;
+	unsigned long size;
+	int fd;
+	struct lab_mappings maps;
+};
+
+FIXTURE_SETUP(edu)
+{
+	self->fd = -1;
+	LAB_ENV_REQUIRED(self->dev, "MMAP_LAB_DEVICE");
+	LAB_MAP_SIZE(self->size);
+	ASSERT_LE(0x100UL, self->size) {
+		TH_LOG("a %#lx-byte region cannot hold edu's registers",
+		       self->size);
+	}
+	LAB_OPEN(self->fd, self->dev);
+}
+
+FIXTURE_TEARDOWN(edu)
+{
+	lab_unmap_all(&self->maps);
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static inline uint32_t edu_read(volatile void *bar, unsigned long reg)
+{
+	return *(volatile uint32_t *)((volatile char *)bar + reg);
+}
+
+static inline void edu_write(volatile void *bar, unsigned long reg, uint32_t v)
+{
+	*(volatile uint32_t *)((volatile char *)bar + reg) = v;
+}
+
+static inline long elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 +
+	       (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Poll the status register until bit 0 is clear, at most the timeout. */
+static bool edu_wait_idle(volatile void *bar, uint32_t *status)
+{
+	struct timespec t0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((*status = edu_read(bar, EDU_STATUS)) & EDU_STATUS_COMPUTING) {
+		if (elapsed_ms(&t0) >= EDU_POLL_TIMEOUT_MS)
+			return false;
+		usleep(1000);
+	}
+	return true;
+}
+
+/* Register 0x00 identifies the device: 0x010000ed (version 1.0). */
+TEST_F(edu, identification_register)
+{
+	void *bar;
+	uint32_t id;
+
+	LAB_MMAP(bar, &self->maps, self->size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+	id = edu_read(bar, EDU_ID);
+	ASSERT_EQ(0xedU, id & 0xff) {
+		TH_LOG("register 0x00 reads %#010x: no 0xed in the low byte, "
+		       "this is not edu's BAR 0 (0xffffffff: nothing decodes "
+		       "the access)", id);
+	}
+	EXPECT_EQ(1U, id >> 24) {
+		TH_LOG("edu major version %u, expected 1", id >> 24);
+	}
+	EXPECT_EQ(0U, (id >> 16) & 0xff) {
+		TH_LOG("edu minor version %u, expected 0", (id >> 16) & 0xff);
+	}
+	EXPECT_EQ(0x010000edU, id);
+}
+
+/* Register 0x04 reads back the bitwise inverse of what was written. */
+TEST_F(edu, liveness_register_inverts)
+{
+	static const uint32_t vals[] = { 0x12345678, 0x00000000, 0xa5a5a5a5 };
+	void *bar;
+	size_t i;
+
+	LAB_MMAP(bar, &self->maps, self->size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+	for (i = 0; i < ARRAY_SIZE(vals); i++) {
+		uint32_t got;
+
+		edu_write(bar, EDU_LIVENESS, vals[i]);
+		got = edu_read(bar, EDU_LIVENESS);
+		ASSERT_EQ(~vals[i], got) {
+			TH_LOG("wrote %#010x to 0x04, read back %#010x; the "
+			       "device inverts it (%#010x). Same value back "
+			       "means the mapping is RAM, not the BAR",
+			       vals[i], got, ~vals[i]);
+		}
+	}
+}
+
+/* A store through one mapping reaches the device seen by another. */
+TEST_F(edu, two_mappings_same_device)
+{
+	uint32_t v = 0x0badf00d ^ (uint32_t)getpid(), got;
+	void *a, *b;
+
+	LAB_MMAP(a, &self->maps, self->size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+	LAB_MMAP(b, &self->maps, self->size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+	ASSERT_NE(a, b);
+
+	edu_write(a, EDU_LIVENESS, v);
+	got = edu_read(b, EDU_LIVENESS);
+	ASSERT_EQ(~v, got) {
+		TH_LOG("wrote %#010x through %p, read %#010x through %p, "
+		       "expected %#010x", v, a, got, b, ~v);
+	}
+	edu_write(b, EDU_LIVENESS, ~v);
+	got = edu_read(a, EDU_LIVENESS);
+	ASSERT_EQ(v, got) {
+		TH_LOG("wrote %#010x through %p, read %#010x through %p, "
+		       "expected %#010x", ~v, b, got, a, v);
+	}
+}
+
+/*
+ * The factorial unit: write 5 to 0x08, poll status bit 0 until the device
+ * is done (bounded), read 120. Uncached MMIO is required: a cached or
+ * write-combined view could return a stale 5.
+ */
+TEST_F(edu, factorial_of_5)
+{
+	uint32_t status = 0, got;
+	void *bar;
+
+	LAB_MMAP(bar, &self->maps, self->size, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, self->fd, 0);
+
+	/* No interrupt on completion: the driver does not handle it. */
+	edu_write(bar, EDU_STATUS, 0);
+	/* The device ignores a new n while it is busy (an earlier run). */
+	ASSERT_TRUE(edu_wait_idle(bar, &status)) {
+		TH_LOG("busy before the test: status %#x after %d ms", status,
+		       EDU_POLL_TIMEOUT_MS);
+	}
+	edu_write(bar, EDU_FACTORIAL, 5);
+	ASSERT_TRUE(edu_wait_idle(bar, &status)) {
+		TH_LOG("status register still %#x %d ms after writing 5",
+		       status, EDU_POLL_TIMEOUT_MS);
+	}
+	got = edu_read(bar, EDU_FACTORIAL);
+	ASSERT_EQ(120U, got) {
+		TH_LOG("factorial register reads %u (%#x) after writing 5 and "
+		       "status %#x", got, got, status);
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Boot a guest under TCG with QEMU's edu device and a hard timeout.
+# Usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA_CMDLINE]  (LOG "-" = interactive)
+set -euo pipefail
+
+kernel=$1 initrd=$2 log=$3 extra=${4:-}
+timeout_s=${KIT_BOOT_TIMEOUT:-180}
+qemu=(qemu-system-x86_64 -accel tcg -m 512M -smp 1 -nographic -no-reboot -nic none
+	-device edu -kernel "$kernel" -initrd "$initrd")
+cmdline="console=ttyS0 panic=-1 $extra"
+
+if [ "$log" = - ]; then
+	exec "${qemu[@]}" -append "$cmdline kit.shell"
+fi
+mkdir -p "$(dirname "$log")"
+rc=0
+timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -append "$cmdline" </dev/null >"$log" 2>&1 || rc=$?
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	echo "error: guest did not finish within ${timeout_s}s; console log: $log" >&2
+	exit 124
+fi
+exit "$rc"

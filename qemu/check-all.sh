@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Run stages (all of them, or those given) and print a summary table and the
+# closing line "N passed, N failed". Exits non-zero on any failure.
+# Usage: check-all.sh KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
+set -uo pipefail
+
+kobj=$1 checker=$2
+shift 2
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/stages.sh"
+with_static=0
+if [ $# -eq 0 ]; then
+	mapfile -t stages < <(kit_stage_ids)
+	with_static=1
+else
+	stages=("$@")
+fi
+for id in "${stages[@]}"; do kit_require_stage "$id"; done
+
+logs="$kit_root/build/logs"
+mkdir -p "$logs"
+for id in "${stages[@]}"; do
+	rm -f "$logs/$id.result"
+	"$here/run-stage.sh" "$kobj" "$checker" "$id"
+	echo
+done
+
+# Extra TAP results from before the boots (static checks), if any.
+total_passed=0 total_failed=0 total_skipped=0
+printf '%-10s %-52s %6s %6s %7s %7s\n' stage title passed failed skipped boot_s
+for id in static "${stages[@]}"; do
+	title=
+	if [ "$id" = static ]; then
+		[ "$with_static" = 1 ] || continue
+		title="static checks (checkpatch, skeletons, vma tests)"
+	else
+		# shellcheck source=/dev/null
+		title=$(STAGE_TITLE=""; . "$(kit_stage_dir "$id")/stage.conf"; echo "$STAGE_TITLE")
+	fi
+	if [ -f "$logs/$id.result" ]; then
+		read -r _ p f s secs <"$logs/$id.result"
+	else
+		p=0 f=1 s=0 secs=-
+	fi
+	printf '%-10s %-52.52s %6s %6s %7s %7s\n' "$id" "$title" "$p" "$f" "$s" "$secs"
+	total_passed=$((total_passed + p))
+	total_failed=$((total_failed + f))
+	total_skipped=$((total_skipped + s))
+done
+echo
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$total_failed" = 0 ]

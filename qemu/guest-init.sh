@@ -1,0 +1,61 @@
+#!/bin/sh
+# /init of every stage guest (busybox sh). Loads the stage's modules, runs its
+# checks, prints each check's TAP between markers, dumps the kernel log, and
+# reboots. With "kit.shell" on the kernel command line it opens a shell instead.
+export PATH=/bin:/sbin:/usr/bin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t debugfs debugfs /sys/kernel/debug
+
+# Keep kernel messages off the console while TAP is printed; the whole log
+# is dumped at the end, and emergencies (panics) still reach the console.
+dmesg -n 1
+
+# shellcheck source=/dev/null
+. /etc/stage.conf
+for var in $(set | sed -n 's/^\(MMAP_LAB_[A-Z_]*\)=.*/\1/p'); do
+	export "${var?}"
+done
+
+# The guest's own steps are a TAP stream too: one test per module load.
+echo "### KIT TAP BEGIN guest"
+# shellcheck disable=SC2086 # a list of words
+set -- $STAGE_MODULES
+echo "TAP version 13"
+echo "1..$#"
+n=0
+for module in $STAGE_MODULES; do
+	n=$((n + 1))
+	# STAGE_MODULE_PARAMS is a list of words by design.
+	# shellcheck disable=SC2086
+	if out=$(insmod "/lib/modules/$module.ko" $STAGE_MODULE_PARAMS 2>&1); then
+		echo "ok $n insmod $module"
+	else
+		echo "not ok $n insmod $module # $out"
+	fi
+done
+echo "### KIT TAP END guest exit=0"
+
+if grep -q 'kit.shell' /proc/cmdline; then
+	echo
+	echo "Stage: $STAGE_TITLE"
+	echo "Modules loaded: $STAGE_MODULES. Checks on the PATH: $STAGE_CHECKS"
+	echo "Leave the shell (exit or Ctrl-D) to power off."
+	setsid cttyhack sh -l
+	reboot -f
+fi
+
+for check in $STAGE_CHECKS; do
+	echo "### KIT TAP BEGIN $check"
+	"/usr/bin/$check"
+	echo "### KIT TAP END $check exit=$?"
+done
+
+echo "### KIT DMESG BEGIN"
+dmesg
+echo "### KIT DMESG END"
+echo "### KIT GUEST DONE"
+reboot -f

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build a stage's initramfs: busybox-static, the stage's modules, the checker
+# programs and qemu/guest-init.sh as /init.
+# Usage: make-initramfs.sh STAGE_CONF MODULE_DIR CHECKER_DIR OUTPUT.cpio.gz
+set -euo pipefail
+
+stage_conf=$1 module_dir=$2 checker_dir=$3 output=$4
+here=$(dirname "$(realpath "$0")")
+busybox=/bin/busybox
+if ! "$busybox" --list >/dev/null 2>&1; then
+	echo "error: $busybox missing; install busybox-static (make packages)" >&2
+	exit 1
+fi
+if readelf -l "$busybox" | grep -q 'program interpreter'; then
+	echo "error: $busybox is dynamically linked; install busybox-static, not busybox" >&2
+	exit 1
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,usr/bin,etc,proc,sys,dev,tmp,lib/modules}
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ "$applet" = busybox ] || ln -s busybox "$root/bin/$applet"
+done
+cp "$here/guest-init.sh" "$root/init"
+chmod 755 "$root/init"
+cp "$stage_conf" "$root/etc/stage.conf"
+
+# shellcheck source=/dev/null
+. "$stage_conf"
+for module in $STAGE_MODULES; do
+	ko="$module_dir/$module.ko"
+	[ -f "$ko" ] || { echo "error: $ko was not built" >&2; exit 1; }
+	cp "$ko" "$root/lib/modules/"
+done
+for check in $STAGE_CHECKS; do
+	[ -x "$checker_dir/$check" ] || { echo "error: checker $checker_dir/$check was not built" >&2; exit 1; }
+	cp "$checker_dir/$check" "$root/usr/bin/"
+done
+
+mkdir -p "$(dirname "$output")"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$output.tmp"
+mv "$output.tmp" "$output"

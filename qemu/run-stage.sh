@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Boot one stage's guest and judge it: TAP from every check program, plus two
+# checks of the harness's own: the guest ran to the end, and the kernel log is
+# free of warnings. Prints the TAP and writes build/logs/ID.result as
+# "ID PASSED FAILED SKIPPED BOOT_SECONDS".
+# Usage: run-stage.sh KERNEL_OBJ_DIR CHECKER_DIR STAGE_ID
+set -euo pipefail
+
+kobj=$(realpath "$1") checker=$(realpath "$2") id=$3
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/stages.sh"
+kit_require_stage "$id"
+dir=$(kit_stage_dir "$id")
+STAGE_TITLE='' STAGE_EXPECT='' STAGE_CMDLINE=''
+# shellcheck source=/dev/null
+. "$dir/stage.conf"
+
+logs="$kit_root/build/logs"
+out="$logs/$id"
+log="$logs/$id.log"
+initrd="$kit_root/build/initramfs/$id.cpio.gz"
+rm -rf "$out" && mkdir -p "$out"
+
+"$here/make-initramfs.sh" "$dir/stage.conf" "$kit_root/build/modules/$id" "$checker" "$initrd"
+echo "# stage $id: $STAGE_TITLE"
+echo "# booting (TCG); console log: ${log#"$kit_root"/}"
+start=$(date +%s.%N)
+boot_rc=0
+"$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "${STAGE_CMDLINE:-}" || boot_rc=$?
+seconds=$(echo "$(date +%s.%N) - $start" | bc)
+seconds=$(printf '%.1f' "$seconds")
+echo "# stage $id: guest finished in ${seconds}s (exit $boot_rc)"
+
+# Split the console log into one TAP file per section; a section's exit code
+# goes to NAME.tap.exit.
+tr -d '\r' <"$log" | awk -v out="$out" '
+	/^### KIT TAP BEGIN / { name = $5; file = out "/" name ".tap"; printf "" > file; next }
+	/^### KIT TAP END /   { split($6, a, "="); print a[2] > (file ".exit"); close(file ".exit"); close(file); file = ""; next }
+	file != ""           { print >> file }
+'
+
+summary_rc=0
+summary=$(perl "$here/tap-summary.pl" "$out"/*.tap 2>&1) || summary_rc=$?
+[ -n "$(ls "$out"/*.tap 2>/dev/null)" ] || summary=$'not ok - no TAP at all from the guest\n0 1 0'
+echo "$summary" | sed '$d'
+read -r passed failed skipped < <(echo "$summary" | tail -n 1)
+: "$summary_rc"
+
+harness_test() { # RESULT DESCRIPTION
+	if [ "$1" = 0 ]; then
+		echo "ok - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $2"
+		failed=$((failed + 1))
+	fi
+}
+done_rc=1
+grep -q '^### KIT GUEST DONE' <(tr -d '\r' <"$log") && done_rc=0
+harness_test "$done_rc" "$id: guest ran every check and powered off (no timeout, no panic)"
+
+scan_rc=0
+found=$("$here/scan-kernel-log.sh" "$log") || scan_rc=$?
+if [ "${STAGE_EXPECT:-pass}" = fail ]; then
+	# The harness self-test: a clean log here means the scanner is broken.
+	if [ "$scan_rc" != 0 ]; then
+		echo "# planted warning found, as expected:"
+		echo "$found" | head -n 3 | sed 's/^/#   /'
+		scan_rc=0
+	else
+		scan_rc=1
+	fi
+	harness_test "$scan_rc" "$id: the log scanner flags the planted kernel warning"
+else
+	[ "$scan_rc" = 0 ] || echo "$found" | head -n 20 | sed 's/^/# kernel: /'
+	harness_test "$scan_rc" "$id: kernel log has no WARNING/BUG/Oops/Call Trace/lockdep report"
+fi
+
+echo "$id $passed $failed $skipped $seconds" >"$logs/$id.result"
+[ "$failed" = 0 ]

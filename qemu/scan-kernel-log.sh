@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Fail (exit 1) and print the offending lines if a console log shows a kernel
+# warning, bug, oops, call trace, panic or lockdep report.
+# Usage: scan-kernel-log.sh CONSOLE_LOG
+set -euo pipefail
+
+pattern='WARNING:|BUG:|Oops|Call Trace|kernel BUG|Kernel panic|INFO: possible|INFO: lockdep|possible recursive locking|inconsistent lock state|circular locking|UBSAN:|general protection fault'
+if grep -aE "$pattern" "$1"; then
+	exit 1
+fi
+exit 0

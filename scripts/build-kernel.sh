@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Configure (when the fragment changed) and build the kit kernel.
+# Usage: build-kernel.sh SRC OBJ FRAGMENT
+set -euo pipefail
+
+src=$(realpath "$1") obj=$2 fragment=$3
+here=$(dirname "$(realpath "$0")")
+mkdir -p "$obj"
+obj=$(realpath "$obj")
+if [ ! -f "$obj/.config" ] || [ "$fragment" -nt "$obj/.config" ] || [ "$src/Makefile" -nt "$obj/.config" ]; then
+	"$here/configure-kernel.sh" "$src" "$obj" "$fragment"
+fi
+jobs=$(nproc)
+echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs (about 4 minutes on 2 cores from scratch)"
+start=$(date +%s)
+if ! make -s -C "$src" O="$obj" -j"$jobs" >"$obj/build.log" 2>&1; then
+	tail -n 40 "$obj/build.log" >&2
+	echo "error: kernel build failed; full log: $obj/build.log" >&2
+	exit 1
+fi
+secs=$(($(date +%s) - start))
+grep -E 'warning:' "$obj/build.log" >"$obj/build-warnings.log" || true
+echo ">> kernel built in ${secs} s ($(wc -l <"$obj/build-warnings.log") compiler warnings, see ${obj#"$PWD"/}/build-warnings.log)"
+echo "$secs" >"$obj/build-seconds"

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Generate a lab stage's student skeleton from its solution's TODO markers
+# (scripts/make-skeleton.sh) into build/skeletons/NAME and compile it.
+# Usage: build-skeleton.sh KERNEL_OBJ_DIR LAB_DIR
+set -euo pipefail
+
+kobj=$(realpath "$1") lab=$(realpath "$2")
+here=$(dirname "$(realpath "$0")")
+out="$here/../build/skeletons/$(basename "$lab")"
+mkdir -p "$out"
+for c in "$lab"/*.c; do
+	"$here/make-skeleton.sh" "$c" "$out/$(basename "$c").new"
+	# Keep the old file (and its timestamp) when nothing changed.
+	if cmp -s "$out/$(basename "$c").new" "$out/$(basename "$c")"; then
+		rm "$out/$(basename "$c").new"
+	else
+		mv "$out/$(basename "$c").new" "$out/$(basename "$c")"
+	fi
+done
+cp "$lab/Kbuild" "$out/"
+echo ">> skeleton $(basename "$lab"): $(grep -c 'TODO [0-9]' "$out"/*.c | awk -F: '{s += $NF} END {print s}') TODO markers, compiling"
+make -s -C "$kobj" M="$out" modules

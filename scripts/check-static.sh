@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Static checks as TAP, before any guest boots: checkpatch on every patch, lab
+# solution and the example driver; every skeleton compiled; shellcheck on every
+# script; the kernel's VMA userland tests. Writes build/logs/static.result.
+# Usage: check-static.sh KERNEL_SRC KERNEL_OBJ
+set -uo pipefail
+
+src=$(realpath "$1")
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 1
+mkdir -p build/logs
+passed=0 failed=0 n=0
+result() { # RC DESCRIPTION [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || echo "$3" | head -n 15 | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+checkpatch() { "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1; }
+
+echo "TAP version 13"
+grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt
+while IFS= read -r p; do
+	out=$(checkpatch "patches/$p")
+	errors=$(echo "$out" | grep -c ': ERROR:')
+	result "$errors" "checkpatch --strict: patches/$p has no errors" "$out"
+done <build/logs/static-series.txt
+for f in labs/[0-9][0-9]-*/*.c example-driver/*.c qemu/selftest/*/*.c; do
+	out=$(checkpatch -f "$f")
+	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
+	result "$bad" "checkpatch --strict -f: $f is clean" "$out"
+done
+for d in labs/[0-9][0-9]-*; do
+	name=$(basename "$d")
+	rc=1
+	for ko in build/skeletons/"$name"/*.ko; do
+		[ "$ko" -nt "$d/$(basename "${ko%.ko}").c" ] && rc=0
+	done
+	result "$rc" "skeleton of $name was generated and compiles"
+done
+out=$(shellcheck -x qemu/*.sh scripts/*.sh .ci/run 2>&1)
+result $? "shellcheck: every script is clean" "$out"
+out=$(scripts/run-vma-tests.sh "$src" 2>&1)
+rc=$?
+echo "$out" | tail -n 1 | grep -q ' 0 failed' || rc=1
+result "$rc" "tools/testing/vma builds and passes on the patched tree ($(echo "$out" | tail -n 1))" "$out"
+echo "1..$n"
+echo "static $passed $failed 0 -" >build/logs/static.result
+echo "# static checks: $passed passed, $failed failed"
+[ "$failed" = 0 ]

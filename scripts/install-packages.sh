@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Install the Debian packages in scripts/packages.txt that are missing, from
+# this machine's configured apt sources (never add other suites: apt would
+# upgrade the whole machine). linux-source-6.12 is pinned to the version in
+# scripts/kernel-version.txt; when the archive no longer has it, the newest is
+# used with a loud warning.
+set -euo pipefail
+
+here=$(dirname "$(realpath "$0")")
+pin=$(cat "$here/kernel-version.txt")
+mapfile -t packages < <(sed 's/#.*//' "$here/packages.txt" | tr ' ' '\n' | grep -v '^$')
+
+installed_version() { dpkg-query -W -f='${Status} ${Version}\n' "$1" 2>/dev/null | sed -n 's/^install ok installed //p'; }
+
+missing=()
+for p in "${packages[@]}"; do
+	[ -n "$(installed_version "$p")" ] || missing+=("$p")
+done
+kernel_ok=1
+[ "$(installed_version linux-source-6.12)" = "$pin" ] || kernel_ok=0
+if [ ${#missing[@]} -eq 0 ] && [ "$kernel_ok" = 1 ]; then
+	exit 0
+fi
+
+start=$(date +%s)
+if [ "$(id -u)" != 0 ]; then
+	echo "error: missing Debian packages, and not root to install them. Run:" >&2
+	echo "  sudo apt-get install --allow-downgrades ${missing[*]/linux-source-6.12/linux-source-6.12=$pin}" >&2
+	[ "$kernel_ok" = 1 ] || echo "  (linux-source-6.12 must be version $pin)" >&2
+	exit 1
+fi
+
+echo ">> apt-get update"
+apt-get update -q >/dev/null
+want=()
+for p in "${missing[@]}"; do [ "$p" = linux-source-6.12 ] || want+=("$p"); done
+if [ "$kernel_ok" = 0 ]; then
+	if apt-cache madison linux-source-6.12 | awk '{print $3}' | grep -qxF "$pin"; then
+		want+=("linux-source-6.12=$pin")
+	else
+		newest=$(apt-cache madison linux-source-6.12 | awk 'NR==1 {print $3}')
+		echo "################################################################" >&2
+		echo "WARNING: linux-source-6.12=$pin, the version the series was tested" >&2
+		echo "WARNING: on, is gone from the archive. Using $newest instead: the" >&2
+		echo "WARNING: patches may not apply. Update scripts/kernel-version.txt" >&2
+		echo "WARNING: once the series is checked on it." >&2
+		echo "################################################################" >&2
+		want+=("linux-source-6.12")
+	fi
+fi
+echo ">> apt-get install ${want[*]}"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades --no-install-recommends "${want[@]}" >/dev/null
+echo ">> packages installed in $(($(date +%s) - start)) s"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Unpack Debian's linux-source-6.12 and apply patches/series in order, refusing
+# fuzz and offsets. Files that did not change keep their timestamps, so the
+# kernel build after a changed patch is incremental.
+# Usage: prepare-kernel-source.sh TARBALL PATCH_DIR DEST
+set -euo pipefail
+
+tarball=$1 patch_dir=$(realpath "$2") dest=$3
+start=$(date +%s)
+[ -f "$tarball" ] || { echo "error: $tarball missing; run 'make packages' (as root)" >&2; exit 1; }
+new="$dest.new"
+rm -rf "$new"
+mkdir -p "$new"
+echo ">> unpacking $tarball"
+tar -xf "$tarball" -C "$new" --strip-components=1
+n=0
+while IFS= read -r p; do
+	case "$p" in '' | '#'*) continue ;; esac
+	n=$((n + 1))
+	if ! out=$(patch -d "$new" -p1 -N -s --fuzz=0 --no-backup-if-mismatch <"$patch_dir/$p" 2>&1); then
+		echo "$out" >&2
+		echo "error: $p does not apply to $(basename "$tarball"). Rebase it with 'make kernel-git'." >&2
+		exit 1
+	fi
+	if echo "$out" | grep -qiE 'offset|fuzz'; then
+		echo "$out" >&2
+		echo "error: $p applies only with offset or fuzz; refresh it with 'make kernel-git' + 'make export-patches'." >&2
+		exit 1
+	fi
+done <"$patch_dir/series"
+echo ">> applied $n patches from patches/series"
+if [ -d "$dest" ]; then
+	rsync -rlc --delete "$new/" "$dest/"
+	rm -rf "$new"
+else
+	mv "$new" "$dest"
+fi
+echo ">> kernel source ready in $dest ($(($(date +%s) - start)) s)"
