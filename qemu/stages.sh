@@ -10,6 +10,7 @@ kit_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 kit_stage_ids() {
 	local d n
 	echo smoke
+	echo intree
 	for d in "$kit_root"/labs/[0-9][0-9]-*/; do
 		[ -f "$d/stage.conf" ] || continue
 		n=$(basename "$d")
@@ -24,6 +25,7 @@ kit_stage_dir() {
 	local id=$1 d
 	case "$id" in
 	smoke) echo "$kit_root/qemu/selftest/smoke" ;;
+	intree) echo "$kit_root/labs/intree" ;;
 	harness) echo "$kit_root/qemu/selftest/planted-warn" ;;
 	example) echo "$kit_root/labs/example" ;;
 	*[!0-9]* | '') return 1 ;;

@@ -21,17 +21,19 @@ result() { # RC DESCRIPTION [DETAIL]
 		failed=$((failed + 1))
 	fi
 }
-checkpatch() { "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1; }
+# Run from outside this repository: checkpatch reads a surrounding git
+# repository and then misreads the empty context lines of a patch.
+checkpatch() { (cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1); }
 
 echo "TAP version 13"
 grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt
 while IFS= read -r p; do
-	out=$(checkpatch "patches/$p")
+	out=$(checkpatch "$top/patches/$p")
 	errors=$(echo "$out" | grep -c ': ERROR:')
 	result "$errors" "checkpatch --strict: patches/$p has no errors" "$out"
 done <build/logs/static-series.txt
-for f in labs/[0-9][0-9]-*/*.c example-driver/*.c qemu/selftest/*/*.c; do
-	out=$(checkpatch -f "$f")
+for f in labs/[0-9][0-9]-*/*.c labs/intree/*.c example-driver/*.c qemu/selftest/*/*.c; do
+	out=$(checkpatch -f "$top/$f")
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
 	result "$bad" "checkpatch --strict -f: $f is clean" "$out"
 done

@@ -655,7 +655,7 @@ static inline void lab_unmap_all(struct lab_mappings *m)
 		       (unsigned long)(len), (unsigned long)(off),		\
 		       lab_errno_name(errno), strerror(errno));			\
 	}									\
-	ASSERT_TRUE(lab_track((maps), (ptr), (len)));				\
+	ASSERT_TRUE(lab_track((maps), (void *)(ptr), (len)));				\
 } while (0)
 
 /*

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check_intree - the in-tree users the series converts behave as they do on
+ * stock 6.12, and the paths only the probe module reaches work:
+ *
+ *  - /dev/zero: a private mapping is anonymous and copy-on-write across
+ *    fork(), a shared one is shared;
+ *  - /dev/mem: the low 1 MiB maps as a PFN map, RAM above it is refused with
+ *    EPERM (CONFIG_STRICT_DEVMEM), and an injected action failure reaches
+ *    userspace as EAGAIN through /dev/mem's error hook;
+ *  - memfd_secret(): maps and reads back, not in core dumps;
+ *  - SysV shared memory (shmem behind shm_mmap()) attaches and shares;
+ *  - hugetlbfs: maps the huge pages reserved with hugepages= on the kernel
+ *    command line, and fails cleanly once they are used up;
+ *  - /dev/kit_both_hooks (probe module): both hooks, refused with ENODEV;
+ *  - /dev/kit_compat (probe module): a legacy .mmap forwarding through
+ *    vfs_mmap() to a .mmap_prepare-only file maps its page.
+ *
+ * On unpatched 6.12 (make check-stock) the probe tests and the injection
+ * test skip, with the reason; every other test must give the same result.
+ */
+#include <sys/ipc.h>
+#include <sys/shm.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include "lab_util.h"
+
+#ifndef __NR_memfd_secret
+#define __NR_memfd_secret 447
+#endif
+#define HUGE_SZ (2UL << 20)
+
+FIXTURE(intree)
+{
+	unsigned long page;
+	struct lab_mappings maps;
+};
+
+FIXTURE_SETUP(intree)
+{
+	self->page = lab_page_size();
+}
+
+FIXTURE_TEARDOWN(intree)
+{
+	lab_unmap_all(&self->maps);
+}
+
+/* Fork; the child runs body and exits with its result; returns the status. */
+#define IN_CHILD(status, body) do {						\
+	pid_t __pid = fork();							\
+	ASSERT_LE(0, __pid);							\
+	if (__pid == 0)								\
+		_exit(body);							\
+	ASSERT_EQ(__pid, waitpid(__pid, &(status), 0));			\
+} while (0)
+
+TEST_F(intree, devzero_private_is_cow)
+{
+	volatile unsigned char *p;
+	int fd, status;
+
+	LAB_OPEN(fd, "/dev/zero");
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE, fd, 0);
+	close(fd);
+	ASSERT_EQ(0, p[0]);
+	p[0] = 0xaa;
+	IN_CHILD(status, (p[0] == 0xaa && (p[0] = 0x55, p[0] == 0x55)) ? 0 : 1);
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0xaa, p[0]) {
+		TH_LOG("the child's write reached the parent: not copy-on-write");
+	}
+}
+
+TEST_F(intree, devzero_shared_is_shared)
+{
+	volatile unsigned char *p;
+	int fd, status;
+
+	LAB_OPEN(fd, "/dev/zero");
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
+	close(fd);
+	ASSERT_EQ(0, p[0]);
+	IN_CHILD(status, (p[0] = 0x55, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_EQ(0x55, p[0]) {
+		TH_LOG("the child's write to a shared /dev/zero mapping is lost");
+	}
+}
+
+TEST_F(intree, devmem_low_range_maps_as_pfnmap)
+{
+	char flags[256];
+	void *p;
+	int fd;
+
+	LAB_OPEN(fd, "/dev/mem");
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
+	ASSERT_TRUE(strstr(flags, "pf") && strstr(flags, "io")) {
+		TH_LOG("VmFlags of the /dev/mem mapping: %s", flags);
+	}
+}
+
+TEST_F(intree, devmem_ram_refused_eperm)
+{
+	int fd;
+
+	LAB_OPEN(fd, "/dev/mem");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	LAB_MMAP_REFUSED(self->page, PROT_READ, MAP_SHARED, fd, 16UL << 20,
+			 EPERM, "RAM at 16 MiB through /dev/mem");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the refused /dev/mem mmap()");
+	close(fd);
+}
+
+TEST_F(intree, devmem_action_failure_is_eagain)
+{
+	const char *failed;
+	void *p;
+	int fd, e;
+
+	if (lab_debugfs_mount() || !lab_path_exists(LAB_FI_DIR))
+		SKIP(return, "kernel lacks fail_mmap_action (stock 6.12?)");
+	ASSERT_EQ(0, lab_fi_configure(&failed));
+	LAB_OPEN(fd, "/dev/mem");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	ASSERT_EQ(0, lab_fi_set("times", "1"));
+	ASSERT_EQ(0, lab_make_it_fail(1));
+	p = lab_sys_mmap(NULL, self->page, PROT_READ, MAP_SHARED, fd, 0);
+	e = errno;
+	lab_make_it_fail(0);
+	lab_fi_set("times", "0");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	close(fd);
+	if (p != MAP_FAILED)
+		munmap(p, self->page);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EAGAIN, e) {
+		TH_LOG("errno %s: /dev/mem's error hook should report EAGAIN",
+		       lab_errno_name(e));
+	}
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the failed /dev/mem mmap()");
+}
+
+TEST_F(intree, secretmem_maps_and_reads_back)
+{
+	volatile unsigned char *p;
+	char flags[256];
+	int fd;
+
+	fd = syscall(__NR_memfd_secret, 0);
+	ASSERT_LE(0, fd) {
+		TH_LOG("memfd_secret: %s (CONFIG_SECRETMEM?)", strerror(errno));
+	}
+	ASSERT_EQ(0, ftruncate(fd, self->page));
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
+	close(fd);
+	p[0] = 0x11;
+	p[self->page - 1] = 0x22;
+	ASSERT_EQ(0x11, p[0]);
+	ASSERT_EQ(0x22, p[self->page - 1]);
+	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
+	ASSERT_TRUE(strstr(flags, "dd") != NULL) {
+		TH_LOG("secretmem VmFlags lack dd (VM_DONTDUMP): %s", flags);
+	}
+}
+
+TEST_F(intree, sysv_shm_attaches_and_shares)
+{
+	volatile unsigned char *a, *b;
+	int id;
+
+	id = shmget(IPC_PRIVATE, 2 * self->page, IPC_CREAT | 0600);
+	ASSERT_LE(0, id);
+	a = shmat(id, NULL, 0);
+	b = shmat(id, NULL, 0);
+	shmctl(id, IPC_RMID, NULL);
+	ASSERT_NE((void *)-1, (void *)a);
+	ASSERT_NE((void *)-1, (void *)b);
+	a[self->page] = 0x77;
+	ASSERT_EQ(0x77, b[self->page]);
+	ASSERT_EQ(0, shmdt((void *)a));
+	ASSERT_EQ(0, shmdt((void *)b));
+}
+
+TEST_F(intree, hugetlb_reserved_pages_map_then_run_out)
+{
+	volatile unsigned char *p, *q;
+	long nr = 0;
+	unsigned long len;
+
+	ASSERT_EQ(0, lab_read_long("/proc/sys/vm/nr_hugepages", &nr));
+	if (nr <= 0)
+		SKIP(return, "no huge pages reserved (hugepages= not on the command line)");
+	len = nr * HUGE_SZ;
+	LAB_MMAP(p, &self->maps, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	p[0] = 1;
+	p[len - 1] = 2;
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	q = lab_sys_mmap(NULL, HUGE_SZ, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	ASSERT_EQ(MAP_FAILED, (void *)q) {
+		munmap((void *)q, HUGE_SZ);
+	}
+	ASSERT_EQ(ENOMEM, errno);
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the hugetlb mmap() past the reservation");
+}
+
+TEST_F(intree, both_hooks_refused_enodev)
+{
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_both_hooks"))
+		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	LAB_OPEN(fd, "/dev/kit_both_hooks");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	LAB_MMAP_REFUSED(self->page, PROT_READ, MAP_SHARED, fd, 0, ENODEV,
+			 ".mmap and .mmap_prepare both set");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the refused mmap()");
+	close(fd);
+}
+
+TEST_F(intree, compat_vfs_mmap_maps_prepare_only_file)
+{
+	volatile unsigned char *p;
+	char flags[256];
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_compat"))
+		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	LAB_OPEN(fd, "/dev/kit_compat");
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
+	close(fd);
+	ASSERT_EQ(0x5a, p[0]);
+	ASSERT_EQ(0x5a, p[self->page - 1]);
+	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
+	ASSERT_TRUE(strstr(flags, "pf") && strstr(flags, "io")) {
+		TH_LOG("VmFlags of the compat mapping: %s", flags);
+	}
+}
+
+TEST_HARNESS_MAIN
