@@ -101,8 +101,8 @@ export-patches: ## write build/kernel-git's commits back to patches/ (git format
 check-series: packages ## bisectability: build the test kernel after each patch (incremental)
 	@scripts/check-series.sh $(TARBALL) $(PATCHES) $(FRAGMENT) $(BUILD)/series
 
-check-stock: packages checker ## oracle: run the in-tree user checks on unpatched 6.12
-	@scripts/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(CHECKER)
+check-stock: kernel checker ## oracle: run the in-tree user checks on unpatched 6.12
+	@scripts/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(KOBJ) $(CHECKER)
 
 clean: ## remove build outputs, keep the unpacked and built kernel
 	rm -rf $(BUILD)/modules $(BUILD)/initramfs $(BUILD)/logs $(BUILD)/skeletons $(CHECKER) $(HTML)

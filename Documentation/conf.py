@@ -52,14 +52,20 @@ kit_root = KIT_ROOT
 kit_kernel_tree = kit_kernel_src
 
 # -- In-tree conversion pages -------------------------------------------------
-# Each page of in-tree/ (except the index) walks through the conversion of one
-# kernel file and names it on its first line:
+# Each page of in-tree/ (except those in IN_TREE_OTHER_PAGES) walks through the
+# conversion of one kernel file and names it on its first line:
 #     .. kit-in-tree-file: drivers/char/mem.c
 # A page is built only if a patch listed in patches/series converts that file
 # (its hunks for the file add a ".mmap_prepare = ..." initialiser), so the
 # site never describes a conversion the kit does not ship. The index
 # gets a toctree of the built pages in place of its ".. kit-in-tree-toctree::"
 # line (see _ext/kitdoc.py).
+#
+# The pages in IN_TREE_OTHER_PAGES are not about one conversion (the index, and
+# how the in-tree users are checked); they are always built and the index
+# links them with an ordinary toctree.
+
+IN_TREE_OTHER_PAGES = ('index.rst', 'checks.rst')
 
 import kitdoc  # noqa: E402  (from _ext/, on sys.path above)
 
@@ -76,7 +82,7 @@ def _in_tree_pages():
                        if converts.search(hunks))
     in_tree = os.path.join(DOC_DIR, 'in-tree')
     for name in sorted(os.listdir(in_tree)):
-        if not name.endswith('.rst') or name == 'index.rst':
+        if not name.endswith('.rst') or name in IN_TREE_OTHER_PAGES:
             continue
         with open(os.path.join(in_tree, name), encoding='utf-8') as f:
             first = f.readline()
@@ -152,7 +158,9 @@ html_theme_options = {
     'collapse_navigation': False,
 }
 html_title = 'mmap_prepare kit'
-html_static_path = []
+# _static/kit.css: lets table cells wrap (the theme keeps them on one line).
+html_static_path = ['_static']
+html_css_files = ['kit.css']
 html_show_sourcelink = False
 html_last_updated_fmt = None
 

@@ -4,6 +4,8 @@
 # free of warnings. Prints the TAP and writes build/logs/ID.result as
 # "ID PASSED FAILED SKIPPED BOOT_SECONDS".
 # Usage: run-stage.sh KERNEL_OBJ_DIR CHECKER_DIR STAGE_ID
+# KIT_STAGE_CONF and KIT_RUN_NAME override the stage's stage.conf and the name
+# its logs and result go under (make check-stock runs a stage on stock 6.12).
 set -euo pipefail
 
 kobj=$(realpath "$1") checker=$(realpath "$2") id=$3
@@ -12,17 +14,19 @@ here=$(dirname "$(realpath "$0")")
 . "$here/stages.sh"
 kit_require_stage "$id"
 dir=$(kit_stage_dir "$id")
+conf=${KIT_STAGE_CONF:-$dir/stage.conf}
 STAGE_TITLE='' STAGE_EXPECT='' STAGE_CMDLINE=''
 # shellcheck source=/dev/null
-. "$dir/stage.conf"
+. "$conf"
+run=${KIT_RUN_NAME:-$id}
 
 logs="$kit_root/build/logs"
-out="$logs/$id"
-log="$logs/$id.log"
-initrd="$kit_root/build/initramfs/$id.cpio.gz"
+out="$logs/$run"
+log="$logs/$run.log"
+initrd="$kit_root/build/initramfs/$run.cpio.gz"
 rm -rf "$out" && mkdir -p "$out"
 
-"$here/make-initramfs.sh" "$dir/stage.conf" "$kit_root/build/modules/$id" "$checker" "$initrd"
+"$here/make-initramfs.sh" "$conf" "$kit_root/build/modules/$id" "$checker" "$initrd"
 echo "# stage $id: $STAGE_TITLE"
 echo "# booting (TCG); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
@@ -77,5 +81,5 @@ else
 	harness_test "$scan_rc" "$id: kernel log has no WARNING/BUG/Oops/Call Trace/lockdep report"
 fi
 
-echo "$id $passed $failed $skipped $seconds" >"$logs/$id.result"
+echo "$run $passed $failed $skipped $seconds" >"$logs/$run.result"
 [ "$failed" = 0 ]

@@ -22,3 +22,4 @@ secs=$(($(date +%s) - start))
 grep -E 'warning:' "$obj/build.log" >"$obj/build-warnings.log" || true
 echo ">> kernel built in ${secs} s ($(wc -l <"$obj/build-warnings.log") compiler warnings, see ${obj#"$PWD"/}/build-warnings.log)"
 echo "$secs" >"$obj/build-seconds"
+mkdir -p "$(dirname "$obj")/timings" && echo "$secs" >"$(dirname "$obj")/timings/kernel-$(basename "$obj")"

@@ -50,4 +50,6 @@ if [ "$kernel_ok" = 0 ]; then
 fi
 echo ">> apt-get install ${want[*]}"
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q --allow-downgrades --no-install-recommends "${want[@]}" >/dev/null
-echo ">> packages installed in $(($(date +%s) - start)) s"
+secs=$(($(date +%s) - start))
+echo ">> packages installed in $secs s"
+mkdir -p "$here/../build/timings" && echo "$secs" >"$here/../build/timings/packages"

@@ -35,4 +35,6 @@ if [ -d "$dest" ]; then
 else
 	mv "$new" "$dest"
 fi
-echo ">> kernel source ready in $dest ($(($(date +%s) - start)) s)"
+secs=$(($(date +%s) - start))
+echo ">> kernel source ready in $dest ($secs s)"
+mkdir -p "$(dirname "$dest")/timings" && echo "$secs" >"$(dirname "$dest")/timings/unpack"

@@ -14,7 +14,11 @@
  *    command line, and fails cleanly once they are used up;
  *  - /dev/kit_both_hooks (probe module): both hooks, refused with ENODEV;
  *  - /dev/kit_compat (probe module): a legacy .mmap forwarding through
- *    vfs_mmap() to a .mmap_prepare-only file maps its page.
+ *    vfs_mmap() to a .mmap_prepare-only file maps its page;
+ *  - /dev/kit_merge (probe module): the success hook runs once per new VMA,
+ *    not when a mapping merges into an existing one;
+ *  - relay (probe module's debugfs kit_relay/data0): the buffer file maps
+ *    and shows what the kernel wrote; a wrong length is refused.
  *
  * On unpatched 6.12 (make check-stock) the probe tests and the injection
  * test skip, with the reason; every other test must give the same result.
@@ -250,6 +254,68 @@ TEST_F(intree, compat_vfs_mmap_maps_prepare_only_file)
 	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
 	ASSERT_TRUE(strstr(flags, "pf") && strstr(flags, "io")) {
 		TH_LOG("VmFlags of the compat mapping: %s", flags);
+	}
+}
+
+#define MERGE_COUNTER "/sys/module/kit_mmap_probe/parameters/merge_hook_calls"
+
+TEST_F(intree, success_hook_once_per_new_vma_not_on_merge)
+{
+	unsigned long end = 0;
+	long before, after;
+	char *r, *p, *q;
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_merge"))
+		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	LAB_OPEN(fd, "/dev/kit_merge");
+	/* Reserve two pages, then map the device over them page by page. */
+	r = mmap(NULL, 2 * self->page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_TRUE(lab_track(&self->maps, r, 2 * self->page));
+	ASSERT_EQ(0, lab_read_long(MERGE_COUNTER, &before));
+	p = lab_sys_mmap(r, self->page, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, 0);
+	ASSERT_EQ(r, p);
+	q = lab_sys_mmap(r + self->page, self->page, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, self->page);
+	ASSERT_EQ(r + self->page, q);
+	ASSERT_EQ(0, lab_read_long(MERGE_COUNTER, &after));
+	close(fd);
+	p[0] = 1;
+	q[0] = 2;
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_SCRATCH);
+	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_SCRATCH, (unsigned long)r, &end,
+				   NULL, 0));
+	ASSERT_EQ((unsigned long)r + 2 * self->page, end) {
+		TH_LOG("the second mapping did not merge into the first: the "
+		       "check needs a merge to mean anything");
+	}
+	ASSERT_EQ(1, after - before) {
+		TH_LOG("success hook ran %ld times for one new VMA and one "
+		       "merge", after - before);
+	}
+}
+
+#define RELAY_FILE "/sys/kernel/debug/kit_relay/data0"
+#define RELAY_TEXT "kit relay mmap check"
+
+TEST_F(intree, relay_buffer_maps_and_reads_back)
+{
+	const unsigned long len = 2 * self->page;	/* the channel's size */
+	char *p;
+	int fd;
+
+	if (lab_debugfs_mount() || !lab_path_exists(RELAY_FILE))
+		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	LAB_OPEN(fd, RELAY_FILE);
+	LAB_MMAP_REFUSED(self->page, PROT_READ, MAP_SHARED, fd, 0, EINVAL,
+			 "a relay mapping shorter than the channel");
+	LAB_MMAP(p, &self->maps, len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	ASSERT_EQ(0, memcmp(p, RELAY_TEXT, sizeof(RELAY_TEXT))) {
+		TH_LOG("the relay buffer starts with '%.20s'", p);
 	}
 }
 

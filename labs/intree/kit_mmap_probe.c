@@ -8,8 +8,15 @@
  * /dev/kit_compat: a legacy .mmap that maps another file, which only has
  *	.mmap_prepare (a remap action of one kernel page), through vfs_mmap():
  *	the compatibility path that stacking file systems take.
+ * /dev/kit_merge: .mmap_prepare with a fault handler and a success hook on
+ *	a mergeable mapping, to show that the hook runs once per new VMA and
+ *	not when a mapping merges (counter: parameter merge_hook_calls).
+ * debugfs kit_relay/data0: a relay channel with a known string in it, to
+ *	map relay's (converted) buffer file and read the string back.
  */
 #include <linux/anon_inodes.h>
+#include <linux/debugfs.h>
+#include <linux/relay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -108,13 +115,139 @@ static struct miscdevice both_dev = {
 	.fops = &both_fops,
 };
 
+#define KIT_MERGE_PAGES 4
+static struct page *merge_pages[KIT_MERGE_PAGES];
+static atomic_t merge_hook_calls = ATOMIC_INIT(0);
+
+static int merge_hook_calls_get(char *buffer, const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%d\n", atomic_read(&merge_hook_calls));
+}
+
+static const struct kernel_param_ops merge_hook_calls_ops = {
+	.get = merge_hook_calls_get,
+};
+module_param_cb(merge_hook_calls, &merge_hook_calls_ops, NULL, 0444);
+MODULE_PARM_DESC(merge_hook_calls, "success hook calls of /dev/kit_merge");
+
+/**
+ * merge_fault() - map one of the KIT_MERGE_PAGES pages on demand
+ * @vmf: the fault
+ *
+ * Return: 0 with the page in @vmf->page, or VM_FAULT_SIGBUS past the end.
+ */
+static vm_fault_t merge_fault(struct vm_fault *vmf)
+{
+	if (vmf->pgoff >= KIT_MERGE_PAGES)
+		return VM_FAULT_SIGBUS;
+	vmf->page = merge_pages[vmf->pgoff];
+	get_page(vmf->page);
+	return 0;
+}
+
+static const struct vm_operations_struct merge_vm_ops = {
+	.fault = merge_fault,
+};
+
+/**
+ * merge_success() - count the new VMAs of /dev/kit_merge
+ * @vma: the new VMA (unused)
+ *
+ * Return: 0.
+ */
+static int merge_success(const struct vm_area_struct *vma)
+{
+	atomic_inc(&merge_hook_calls);
+	return 0;
+}
+
+/**
+ * merge_mmap_prepare() - a mergeable mapping with a success hook
+ * @desc: descriptor of the mapping
+ *
+ * Return: 0, or -EINVAL past the pages or for a private mapping.
+ */
+static int merge_mmap_prepare(struct vm_area_desc *desc)
+{
+	if (!(desc->vm_flags & VM_MAYSHARE) ||
+	    desc->pgoff + vma_desc_pages(desc) > KIT_MERGE_PAGES)
+		return -EINVAL;
+	desc->vm_ops = &merge_vm_ops;
+	desc->action.success_hook = merge_success;
+	return 0;
+}
+
+static const struct file_operations merge_fops = {
+	.owner = THIS_MODULE,
+	.mmap_prepare = merge_mmap_prepare,
+};
+
+static struct miscdevice merge_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kit_merge",
+	.fops = &merge_fops,
+};
+
+#define KIT_RELAY_TEXT "kit relay mmap check"
+static struct dentry *relay_dir;
+static struct rchan *relay_chan;
+
+static struct dentry *kit_relay_create(const char *filename,
+				       struct dentry *parent, umode_t mode,
+				       struct rchan_buf *buf, int *is_global)
+{
+	*is_global = 1;
+	/* The full debugfs proxy has no mmap: use the real file operations. */
+	return debugfs_create_file_unsafe(filename, mode, parent, buf,
+					  &relay_file_operations);
+}
+
+static int kit_relay_remove(struct dentry *dentry)
+{
+	debugfs_remove(dentry);
+	return 0;
+}
+
+static const struct rchan_callbacks kit_relay_callbacks = {
+	.create_buf_file = kit_relay_create,
+	.remove_buf_file = kit_relay_remove,
+};
+
+static void free_merge_pages(void)
+{
+	int i;
+
+	for (i = 0; i < KIT_MERGE_PAGES; i++)
+		if (merge_pages[i])
+			__free_page(merge_pages[i]);
+}
+
 static int __init kit_mmap_probe_init(void)
 {
-	int ret;
+	int i, ret;
+
+	for (i = 0; i < KIT_MERGE_PAGES; i++) {
+		merge_pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!merge_pages[i]) {
+			free_merge_pages();
+			return -ENOMEM;
+		}
+	}
+	relay_dir = debugfs_create_dir("kit_relay", NULL);
+	relay_chan = relay_open("data", relay_dir, PAGE_SIZE, 2,
+				&kit_relay_callbacks, NULL);
+	if (!relay_chan) {
+		ret = -ENOMEM;
+		goto remove_dir;
+	}
+	relay_write(relay_chan, KIT_RELAY_TEXT, sizeof(KIT_RELAY_TEXT));
+	relay_flush(relay_chan);
 
 	compat_page = alloc_page(GFP_KERNEL);
-	if (!compat_page)
-		return -ENOMEM;
+	if (!compat_page) {
+		ret = -ENOMEM;
+		goto close_relay;
+	}
 	memset(page_address(compat_page), KIT_COMPAT_FILL, PAGE_SIZE);
 
 	ret = misc_register(&both_dev);
@@ -123,20 +256,34 @@ static int __init kit_mmap_probe_init(void)
 	ret = misc_register(&compat_dev);
 	if (ret)
 		goto deregister_both;
+	ret = misc_register(&merge_dev);
+	if (ret)
+		goto deregister_compat;
 	return 0;
 
+deregister_compat:
+	misc_deregister(&compat_dev);
 deregister_both:
 	misc_deregister(&both_dev);
 free_page:
 	__free_page(compat_page);
+close_relay:
+	relay_close(relay_chan);
+remove_dir:
+	debugfs_remove(relay_dir);
+	free_merge_pages();
 	return ret;
 }
 
 static void __exit kit_mmap_probe_exit(void)
 {
 	misc_deregister(&compat_dev);
+	misc_deregister(&merge_dev);
 	misc_deregister(&both_dev);
 	__free_page(compat_page);
+	relay_close(relay_chan);
+	debugfs_remove(relay_dir);
+	free_merge_pages();
 }
 
 module_init(kit_mmap_probe_init);
