@@ -75,7 +75,7 @@ docs-kernel: $(SOURCE_STAMP) ## render the patched kernel's filesystems book, fa
 vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tree
 	@scripts/run-vma-tests.sh $(KSRC)
 
-check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests as TAP
+check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests, kernel docs as TAP
 	@scripts/check-static.sh $(KSRC) $(KOBJ)
 
 ifeq ($(STAGE),)
@@ -90,7 +90,8 @@ boot: kernel modules checker ## boot STAGE=N with an interactive shell (module l
 	@qemu/make-initramfs.sh "$$(qemu/stages.sh dir $(STAGE))/stage.conf" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
 	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
-	@qemu/boot.sh $(KOBJ)/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz -
+	@qemu/boot.sh $(KOBJ)/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
+		"$$(STAGE_CMDLINE=; . "$$(qemu/stages.sh dir $(STAGE))/stage.conf"; echo "$$STAGE_CMDLINE")"
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
 	@scripts/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)

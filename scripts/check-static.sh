@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Static checks as TAP, before any guest boots: checkpatch on every patch, lab
 # solution and the example driver; every skeleton compiled; shellcheck on every
-# script; the kernel's VMA userland tests. Writes build/logs/static.result.
+# script; the kernel's VMA userland tests; the patched porting.rst and vfs.rst
+# rendered by the kernel's own docs build. Writes build/logs/static.result.
 # Usage: check-static.sh KERNEL_SRC KERNEL_OBJ
 set -uo pipefail
 
@@ -51,6 +52,8 @@ out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?
 echo "$out" | tail -n 1 | grep -q ' 0 failed' || rc=1
 result "$rc" "tools/testing/vma builds and passes on the patched tree ($(echo "$out" | tail -n 1))" "$out"
+out=$(scripts/build-kernel-docs.sh "$src" build/kernel-docs 2>&1)
+result $? "kernel docs: the patched porting.rst and vfs.rst render without warnings" "$out"
 echo "1..$n"
 echo "static $passed $failed 0 -" >build/logs/static.result
 echo "# static checks: $passed passed, $failed failed"

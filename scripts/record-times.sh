@@ -27,7 +27,8 @@ out="$top/Documentation/measured-times.inc"
 	echo "     - $(mins "$(get unpack)")"
 	echo "   * - building the kernel from scratch"
 	echo "     - $(mins "$(get kernel-kernel)")"
-	for r in "$top"/build/logs/*.result; do
+	for id in $("$top/qemu/stages.sh" list); do
+		r="$top/build/logs/$id.result"
 		[ -f "$r" ] || continue
 		read -r id _ _ _ secs <"$r"
 		[ "$secs" = - ] && continue
