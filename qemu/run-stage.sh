@@ -4,8 +4,9 @@
 # free of warnings. Prints the TAP and writes build/logs/ID.result as
 # "ID PASSED FAILED SKIPPED BOOT_SECONDS".
 # Usage: run-stage.sh KERNEL_OBJ_DIR CHECKER_DIR STAGE_ID
-# KIT_STAGE_CONF and KIT_RUN_NAME override the stage's stage.conf and the name
-# its logs and result go under (make check-stock runs a stage on stock 6.12).
+# KIT_STAGE_CONF, KIT_MODULE_DIR and KIT_RUN_NAME override the stage's
+# stage.conf, where its modules are and the name its logs and result go under
+# (make check-stock runs a stage on stock 6.12).
 set -euo pipefail
 
 kobj=$(realpath "$1") checker=$(realpath "$2") id=$3
@@ -26,7 +27,7 @@ log="$logs/$run.log"
 initrd="$kit_root/build/initramfs/$run.cpio.gz"
 rm -rf "$out" && mkdir -p "$out"
 
-"$here/make-initramfs.sh" "$conf" "$kit_root/build/modules/$id" "$checker" "$initrd"
+"$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$kit_root/build/modules/$id}" "$checker" "$initrd"
 echo "# stage $id: $STAGE_TITLE"
 echo "# booting (TCG); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)

@@ -17,8 +17,9 @@
  *    vfs_mmap() to a .mmap_prepare-only file maps its page;
  *  - /dev/kit_merge (probe module): the success hook runs once per new VMA,
  *    not when a mapping merges into an existing one;
- *  - relay (probe module's debugfs kit_relay/data0): the buffer file maps
- *    and shows what the kernel wrote; a wrong length is refused.
+ *  - relay (kit_relay_probe's debugfs kit_relay/data0, also loaded on stock):
+ *    the buffer file maps and shows what the kernel wrote; a wrong length is
+ *    refused.
  *
  * On unpatched 6.12 (make check-stock) the probe tests and the injection
  * test skip, with the reason; every other test must give the same result.
@@ -307,8 +308,10 @@ TEST_F(intree, relay_buffer_maps_and_reads_back)
 	char *p;
 	int fd;
 
-	if (lab_debugfs_mount() || !lab_path_exists(RELAY_FILE))
-		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	ASSERT_EQ(0, lab_debugfs_mount());
+	ASSERT_TRUE(lab_path_exists(RELAY_FILE)) {
+		TH_LOG(RELAY_FILE " is missing: is kit_relay_probe loaded?");
+	}
 	LAB_OPEN(fd, RELAY_FILE);
 	LAB_MMAP_REFUSED(self->page, PROT_READ, MAP_SHARED, fd, 0, EINVAL,
 			 "a relay mapping shorter than the channel");

@@ -11,12 +11,11 @@
  * /dev/kit_merge: .mmap_prepare with a fault handler and a success hook on
  *	a mergeable mapping, to show that the hook runs once per new VMA and
  *	not when a mapping merges (counter: parameter merge_hook_calls).
- * debugfs kit_relay/data0: a relay channel with a known string in it, to
- *	map relay's (converted) buffer file and read the string back.
+ *
+ * The relay check has a module of its own, kit_relay_probe, which also builds
+ * on stock 6.12 for `make check-stock`.
  */
 #include <linux/anon_inodes.h>
-#include <linux/debugfs.h>
-#include <linux/relay.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -188,31 +187,6 @@ static struct miscdevice merge_dev = {
 	.fops = &merge_fops,
 };
 
-#define KIT_RELAY_TEXT "kit relay mmap check"
-static struct dentry *relay_dir;
-static struct rchan *relay_chan;
-
-static struct dentry *kit_relay_create(const char *filename,
-				       struct dentry *parent, umode_t mode,
-				       struct rchan_buf *buf, int *is_global)
-{
-	*is_global = 1;
-	/* The full debugfs proxy has no mmap: use the real file operations. */
-	return debugfs_create_file_unsafe(filename, mode, parent, buf,
-					  &relay_file_operations);
-}
-
-static int kit_relay_remove(struct dentry *dentry)
-{
-	debugfs_remove(dentry);
-	return 0;
-}
-
-static const struct rchan_callbacks kit_relay_callbacks = {
-	.create_buf_file = kit_relay_create,
-	.remove_buf_file = kit_relay_remove,
-};
-
 static void free_merge_pages(void)
 {
 	int i;
@@ -233,20 +207,11 @@ static int __init kit_mmap_probe_init(void)
 			return -ENOMEM;
 		}
 	}
-	relay_dir = debugfs_create_dir("kit_relay", NULL);
-	relay_chan = relay_open("data", relay_dir, PAGE_SIZE, 2,
-				&kit_relay_callbacks, NULL);
-	if (!relay_chan) {
-		ret = -ENOMEM;
-		goto remove_dir;
-	}
-	relay_write(relay_chan, KIT_RELAY_TEXT, sizeof(KIT_RELAY_TEXT));
-	relay_flush(relay_chan);
 
 	compat_page = alloc_page(GFP_KERNEL);
 	if (!compat_page) {
 		ret = -ENOMEM;
-		goto close_relay;
+		goto free_merge;
 	}
 	memset(page_address(compat_page), KIT_COMPAT_FILL, PAGE_SIZE);
 
@@ -267,10 +232,7 @@ deregister_both:
 	misc_deregister(&both_dev);
 free_page:
 	__free_page(compat_page);
-close_relay:
-	relay_close(relay_chan);
-remove_dir:
-	debugfs_remove(relay_dir);
+free_merge:
 	free_merge_pages();
 	return ret;
 }
@@ -281,8 +243,6 @@ static void __exit kit_mmap_probe_exit(void)
 	misc_deregister(&merge_dev);
 	misc_deregister(&both_dev);
 	__free_page(compat_page);
-	relay_close(relay_chan);
-	debugfs_remove(relay_dir);
 	free_merge_pages();
 }
 
