@@ -51,6 +51,28 @@ FIXTURE_TEARDOWN(intree)
 	lab_unmap_all(&self->maps);
 }
 
+/* The "Anonymous:" kB of the VMA at addr in /proc/self/smaps, or -1. */
+static long smaps_anonymous_kb(unsigned long addr)
+{
+	char *buf = lab_smaps_buf();
+	const char *p, *nl;
+	unsigned long s, e;
+	bool in_vma = false;
+
+	if (lab_read_file("/proc/self/smaps", buf, 4 * LAB_MAPS_MAX) < 0)
+		return -1;
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (lab_parse_range(p, &s, &e))
+			in_vma = s == addr;
+		else if (in_vma && !strncmp(p, "Anonymous:", 10))
+			return strtol(p + 10, NULL, 10);
+		if (!nl)
+			break;
+	}
+	return -1;
+}
+
 /* Fork; the child runs body and exits with its result; returns the status. */
 #define IN_CHILD(status, body) do {						\
 	pid_t __pid = fork();							\
@@ -71,6 +93,8 @@ TEST_F(intree, devzero_private_is_cow)
 	close(fd);
 	ASSERT_EQ(0, p[0]);
 	p[0] = 0xaa;
+	/* The written page is an anonymous page, not a page of /dev/zero. */
+	ASSERT_EQ((long)(self->page / 1024), smaps_anonymous_kb((unsigned long)p));
 	IN_CHILD(status, (p[0] == 0xaa && (p[0] = 0x55, p[0] == 0x55)) ? 0 : 1);
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ASSERT_EQ(0xaa, p[0]) {
@@ -88,6 +112,9 @@ TEST_F(intree, devzero_shared_is_shared)
 		 MAP_SHARED, fd, 0);
 	close(fd);
 	ASSERT_EQ(0, p[0]);
+	p[0] = 0;
+	/* Backed by a shmem file: its pages are not anonymous. */
+	ASSERT_EQ(0, smaps_anonymous_kb((unsigned long)p));
 	IN_CHILD(status, (p[0] = 0x55, 0));
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	ASSERT_EQ(0x55, p[0]) {
