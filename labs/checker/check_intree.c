@@ -10,6 +10,8 @@
  *    userspace as EAGAIN through /dev/mem's error hook;
  *  - memfd_secret(): maps and reads back, not in core dumps;
  *  - SysV shared memory (shmem behind shm_mmap()) attaches and shares;
+ *  - overlayfs over tmpfs: a file maps through backing_file_mmap() and
+ *    vfs_mmap() into shmem, and the mapping and read() agree;
  *  - hugetlbfs: maps the huge pages reserved with hugepages= on the kernel
  *    command line, and fails cleanly once they are used up;
  *  - /dev/kit_both_hooks (probe module): both hooks, refused with ENODEV;
@@ -24,6 +26,7 @@
  * On unpatched 6.12 (make check-stock) the probe tests and the injection
  * test skip, with the reason; every other test must give the same result.
  */
+#include <sys/mount.h>
 #include <sys/ipc.h>
 #include <sys/shm.h>
 #include <sys/syscall.h>
@@ -221,6 +224,39 @@ TEST_F(intree, sysv_shm_attaches_and_shares)
 	ASSERT_EQ(0x77, b[self->page]);
 	ASSERT_EQ(0, shmdt((void *)a));
 	ASSERT_EQ(0, shmdt((void *)b));
+}
+
+#define OVL "/tmp/kit-ovl"
+
+TEST_F(intree, overlayfs_over_tmpfs_maps_through_backing_file)
+{
+	volatile char *p;
+	char buf[16] = "";
+	int fd;
+
+	ASSERT_EQ(0, mkdir(OVL, 0755));
+	ASSERT_EQ(0, mount("tmpfs", OVL, "tmpfs", 0, NULL));
+	ASSERT_EQ(0, mkdir(OVL "/lower", 0755));
+	ASSERT_EQ(0, mkdir(OVL "/upper", 0755));
+	ASSERT_EQ(0, mkdir(OVL "/work", 0755));
+	ASSERT_EQ(0, mkdir(OVL "/merged", 0755));
+	ASSERT_EQ(0, mount("overlay", OVL "/merged", "overlay", 0,
+			   "lowerdir=" OVL "/lower,upperdir=" OVL "/upper,"
+			   "workdir=" OVL "/work")) {
+		TH_LOG("mount overlay: %s (CONFIG_OVERLAY_FS?)", strerror(errno));
+	}
+	fd = open(OVL "/merged/file", O_RDWR | O_CREAT, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ftruncate(fd, self->page));
+	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
+		 MAP_SHARED, fd, 0);
+	memcpy((char *)p, "via overlay", 12);
+	ASSERT_EQ(12, pread(fd, buf, 12, 0));
+	ASSERT_STREQ("via overlay", buf);
+	close(fd);
+	lab_unmap_all(&self->maps);
+	ASSERT_EQ(0, umount(OVL "/merged"));
+	ASSERT_EQ(0, umount(OVL));
 }
 
 TEST_F(intree, hugetlb_reserved_pages_map_then_run_out)
