@@ -40,7 +40,7 @@ results() {
 }
 stock=$(results "$top/build/logs/intree-stock/check_intree.tap")
 kit=$(results "$top/build/logs/intree/check_intree.tap")
-needs_series='devmem_action_failure_is_eagain both_hooks_refused_enodev compat_vfs_mmap_maps_prepare_only_file success_hook_once_per_new_vma_not_on_merge'
+needs_series='devmem_action_failure_is_eagain both_hooks_refused_enodev compat_vfs_mmap_maps_prepare_only_file compat_action_failure_leaves_the_rest_alone success_hook_once_per_new_vma_not_on_merge'
 
 passed=0 failed=0 n=0
 echo "TAP version 13"

@@ -16,7 +16,8 @@
  *    command line, and fails cleanly once they are used up;
  *  - /dev/kit_both_hooks (probe module): both hooks, refused with ENODEV;
  *  - /dev/kit_compat (probe module): a legacy .mmap forwarding through
- *    vfs_mmap() to a .mmap_prepare-only file maps its page;
+ *    vfs_mmap() to a .mmap_prepare-only file maps its page, and an injected
+ *    failure of its action unmaps nothing on the compat path;
  *  - /dev/kit_merge (probe module): the success hook runs once per new VMA,
  *    not when a mapping merges into an existing one;
  *  - relay (kit_relay_probe's debugfs kit_relay/data0, also loaded on stock):
@@ -322,6 +323,48 @@ TEST_F(intree, compat_vfs_mmap_maps_prepare_only_file)
 }
 
 #define MERGE_COUNTER "/sys/module/kit_mmap_probe/parameters/merge_hook_calls"
+
+/*
+ * An action that fails on the compatibility path must not unmap anything
+ * itself: the VMA is not in the tree yet, and the range still holds the
+ * mapping MAP_FIXED is replacing (mainline once unmapped it there, a syzbot
+ * report). The outer .mmap() path cleans up; the rest of the process is
+ * untouched, and the console stays free of warnings (checked by the harness).
+ */
+TEST_F(intree, compat_action_failure_leaves_the_rest_alone)
+{
+	volatile char *r;
+	const char *failed;
+	void *p;
+	int fd, e;
+
+	if (!lab_path_exists("/dev/kit_compat"))
+		SKIP(return, "probe module not loaded (stock 6.12 has no mmap_prepare)");
+	if (lab_debugfs_mount() || !lab_path_exists(LAB_FI_DIR))
+		SKIP(return, "kernel lacks fail_mmap_action (stock 6.12?)");
+	ASSERT_EQ(0, lab_fi_configure(&failed));
+	LAB_OPEN(fd, "/dev/kit_compat");
+	r = mmap(NULL, 4 * self->page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)r);
+	ASSERT_TRUE(lab_track(&self->maps, (void *)r, 4 * self->page));
+	r[3 * self->page] = 0x42;
+
+	ASSERT_EQ(0, lab_fi_set("times", "1"));
+	ASSERT_EQ(0, lab_make_it_fail(1));
+	p = lab_sys_mmap((void *)r, self->page, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, 0);
+	e = errno;
+	lab_make_it_fail(0);
+	lab_fi_set("times", "0");
+	close(fd);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(ENOMEM, e) {
+		TH_LOG("errno %s: the injected failure should pass through",
+		       lab_errno_name(e));
+	}
+	ASSERT_EQ(0x42, r[3 * self->page]);
+}
 
 TEST_F(intree, success_hook_once_per_new_vma_not_on_merge)
 {
