@@ -18,8 +18,9 @@ while IFS= read -r p; do
 	case "$p" in '' | '#'*) continue ;; esac
 	n=$((n + 1))
 	patch -d "$work/linux" -p1 -N -s --fuzz=0 <"$patch_dir/$p"
-	# A patch may add a Kconfig option the fragment asks for.
-	make -s -C "$work/linux" O="$work/kernel" olddefconfig >/dev/null
+	# A patch may add a Kconfig option the fragment asks for (FAIL_MMAP_ACTION):
+	# merge the fragment again. Unchanged options do not rebuild anything.
+	"$here/configure-kernel.sh" "$work/linux" "$work/kernel" "$fragment" >/dev/null
 	start=$(date +%s)
 	if ! make -s -C "$work/linux" O="$work/kernel" -j"$(nproc)" >"$work/build-$n.log" 2>&1; then
 		tail -n 30 "$work/build-$n.log" >&2
