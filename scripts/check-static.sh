@@ -40,10 +40,16 @@ for f in labs/[0-9][0-9]-*/*.c labs/intree/*.c example-driver/*.c qemu/selftest/
 done
 for d in labs/[0-9][0-9]-*; do
 	name=$(basename "$d")
-	rc=1
-	for ko in build/skeletons/"$name"/*.ko; do
-		[ "$ko" -nt "$d/$(basename "${ko%.ko}").c" ] && rc=0
+	# The skeleton build/skeletons/NAME/x.c is what the solution generates
+	# now, and its module was compiled from it.
+	rc=0
+	for c in "$d"/*.c; do
+		skel="build/skeletons/$name/$(basename "$c")"
+		scripts/make-skeleton.sh "$c" "build/logs/skeleton.tmp.c" 2>/dev/null || rc=1
+		cmp -s "build/logs/skeleton.tmp.c" "$skel" || rc=1
+		[ "${skel%.c}.ko" -nt "$skel" ] || rc=1
 	done
+	rm -f build/logs/skeleton.tmp.c
 	result "$rc" "skeleton of $name was generated and compiles"
 done
 out=$(shellcheck -x qemu/*.sh scripts/*.sh .ci/run 2>&1)
