@@ -7,7 +7,9 @@ set -euo pipefail
 
 tarball=$1 patch_dir=$(realpath "$2") fragment=$(realpath "$3") work=$4
 here=$(dirname "$(realpath "$0")")
-rm -rf "$work/linux"
+# Start from nothing: objects left from another state of the series would be
+# newer than the unpacked sources and would not be rebuilt.
+rm -rf "$work/linux" "$work/kernel"
 mkdir -p "$work/linux"
 work=$(realpath "$work")
 echo ">> unpacking a pristine tree into $work/linux"
