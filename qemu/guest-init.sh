@@ -20,6 +20,31 @@ for var in $(set | sed -n 's/^\(MMAP_LAB_[A-Z_]*\)=.*/\1/p'); do
 	export "${var?}"
 done
 
+# Every parameter of every module, set once at load time: the module either
+# refuses it or loads and unloads again. A parameter whose .set is missing
+# or broken oopses here (the log scan then fails the stage).
+echo "### KIT TAP BEGIN module-params"
+echo "TAP version 13"
+n=0
+while read -r module param; do
+	n=$((n + 1))
+	if out=$(insmod "/lib/modules/$module.ko" "$param=1" 2>&1); then
+		if rmout=$(rmmod "$module" 2>&1); then
+			echo "ok $n $module $param=1: loaded, unloaded"
+		else
+			echo "not ok $n $module $param=1: loaded, but rmmod failed: $rmout"
+		fi
+	else
+		echo "ok $n $module $param=1: refused ($out)"
+	fi
+done </etc/module-params
+if [ "$n" = 0 ]; then
+	echo "1..0 # SKIP no module of this stage has parameters"
+else
+	echo "1..$n"
+fi
+echo "### KIT TAP END module-params exit=0"
+
 # The guest's own steps are a TAP stream too: one test per module load.
 echo "### KIT TAP BEGIN guest"
 # shellcheck disable=SC2086 # a list of words

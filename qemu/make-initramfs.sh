@@ -29,10 +29,14 @@ cp "$stage_conf" "$root/etc/stage.conf"
 
 # shellcheck source=/dev/null
 . "$stage_conf"
+# /etc/module-params: "MODULE PARAMETER" for every parameter of every module,
+# so the guest can load each module once with each parameter set.
+: >"$root/etc/module-params"
 for module in $STAGE_MODULES; do
 	ko="$module_dir/$module.ko"
 	[ -f "$ko" ] || { echo "error: $ko was not built" >&2; exit 1; }
 	cp "$ko" "$root/lib/modules/"
+	modinfo -F parm "$ko" | sed -n "s/^\([A-Za-z0-9_]*\):.*/$module \1/p" >>"$root/etc/module-params"
 done
 for check in $STAGE_CHECKS; do
 	[ -x "$checker_dir/$check" ] || { echo "error: checker $checker_dir/$check was not built" >&2; exit 1; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The stock oracle: run the in-tree users' checks (check_intree) on unpatched
-# 6.12 and on the kit kernel, and require identical results for every in-tree
+# The stock oracle: run the in-tree users' checks (check_intree) and the
+# commit-charge checks (check_commit_charge, on secretmem) on unpatched 6.12
+# and on the kit kernel, and require identical results for every in-tree
 # user. Tests that need the series (the probe module, fail_mmap_action) must
 # skip on stock. Prints TAP and "N passed, N failed".
 # Usage: check-stock.sh TARBALL FRAGMENT WORK_DIR KIT_KERNEL_OBJ CHECKER_DIR
@@ -24,7 +25,10 @@ mkdir -p "$mods"
 cp "$top"/labs/intree/*.c "$top/labs/intree/Kbuild" "$mods/"
 make -s -C "$work/kernel" M="$mods" KIT_STOCK=1 modules
 conf="$work/intree-stock.conf"
-sed -e 's/^STAGE_MODULES=.*/STAGE_MODULES="kit_relay_probe"/' -e 's/^STAGE_CHECKS=.*/STAGE_CHECKS="check_intree"/' \
+# No probe device on stock: check_commit_charge's device variant skips.
+sed -e 's/^STAGE_MODULES=.*/STAGE_MODULES="kit_relay_probe"/' \
+	-e 's/^STAGE_CHECKS=.*/STAGE_CHECKS="check_intree check_commit_charge"/' \
+	-e 's/^MMAP_LAB_DEVICE=.*/MMAP_LAB_DEVICE=/' \
 	"$top/labs/intree/stage.conf" >"$conf"
 echo ">> in-tree checks on stock 6.12"
 KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$mods" KIT_RUN_NAME=intree-stock \
@@ -38,9 +42,11 @@ results() {
 	sed -n -E 's/^(not )?ok [0-9]+ ([^ ]+)( # SKIP.*)?$/\2 \1ok\3/p' "$1" |
 		awk '{ r = ($2 == "not") ? "fail" : ($0 ~ /# SKIP/ ? "skip" : "ok"); print $1, r }'
 }
-stock=$(results "$top/build/logs/intree-stock/check_intree.tap")
-kit=$(results "$top/build/logs/intree/check_intree.tap")
-needs_series='devmem_action_failure_is_eagain both_hooks_refused_enodev compat_vfs_mmap_maps_prepare_only_file compat_action_failure_leaves_the_rest_alone success_hook_once_per_new_vma_not_on_merge'
+stock=$(for c in check_intree check_commit_charge; do results "$top/build/logs/intree-stock/$c.tap"; done)
+kit=$(for c in check_intree check_commit_charge; do results "$top/build/logs/intree/$c.tap"; done)
+needs_series='devmem_action_failure_is_eagain both_hooks_refused_enodev compat_vfs_mmap_maps_prepare_only_file'
+needs_series+=' compat_action_failure_leaves_the_rest_alone success_hook_once_per_new_vma_not_on_merge'
+needs_series+=' compat_merge_hook_once_per_vma positive_success_hook_refused hook_moving_end_refused'
 
 passed=0 failed=0 n=0
 echo "TAP version 13"
@@ -48,7 +54,8 @@ while read -r test kit_result; do
 	n=$((n + 1))
 	stock_result=$(echo "$stock" | awk -v t="$test" '$1 == t { print $2 }')
 	name=${test#intree.}
-	if [[ " $needs_series " == *" $name "* ]]; then
+	# check_commit_charge's device variant needs the probe device.
+	if [[ $name == charge.device.* ]] || [[ " $needs_series " == *" $name "* ]]; then
 		want="kit=ok stock=skip"
 	else
 		want="kit=ok stock=ok"

@@ -10,7 +10,7 @@ git -C "$src" rev-parse -q --verify base >/dev/null || {
 	exit 1
 }
 rm -f "$patch_dir"/[0-9][0-9][0-9][0-9]-*.patch
-git -C "$src" format-patch -q --no-signature --zero-commit -N -o "$patch_dir" base..HEAD
+git -C "$src" -c core.abbrev=9 format-patch -q --no-signature --zero-commit -N -o "$patch_dir" base..HEAD
 (
 	echo "# The kit's patch series for Debian linux-source-6.12, applied in this order."
 	echo "# Edit with 'make kernel-git', commit in build/kernel-git, then 'make export-patches'."

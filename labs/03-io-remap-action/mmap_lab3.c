@@ -18,6 +18,9 @@
  *   driver makes desc->page_prot uncached before recording the action.
  * - The misc device lives and dies with the PCI device: registered in
  *   probe(), deregistered in remove().
+ * - A mapping of the BAR cannot be split (vm_ops->may_split): on 6.12, x86
+ *   PAT reserves the memory type of an I/O mapping for the VMA as a whole,
+ *   and unmapping or moving only part of it leaks that reservation.
  */
 
 #include <linux/fs.h>
@@ -50,6 +53,29 @@ static struct mmap_lab_dev *to_mmap_lab_dev(struct file *file)
 }
 
 /**
+ * mmap_lab3_may_split() - refuse to split a mapping of the BAR
+ * @vma: the mapping munmap(), mremap() or mprotect() would split
+ * @addr: where it would be split
+ *
+ * The remap reserved the memory type (uncached) of the whole range with x86
+ * PAT, and 6.12 releases that reservation only for the range it was made
+ * for. Unmapping part of the mapping frees a range that was never reserved
+ * ("x86/PAT: ... freeing invalid memtype" in the log) and leaks the real
+ * reservation. Refusing the split makes a partial munmap() fail with EINVAL;
+ * the mapping can still be unmapped as a whole.
+ *
+ * Return: -EINVAL, always.
+ */
+static int mmap_lab3_may_split(struct vm_area_struct *vma, unsigned long addr)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct mmap_lab3_vm_ops = {
+	.may_split = mmap_lab3_may_split,
+};
+
+/**
  * mmap_lab3_mmap_prepare() - check a new mapping of BAR 0 and ask for an
  * uncached I/O remap of it
  * @desc: the mapping to be created; the driver reads the request from it and
@@ -79,6 +105,7 @@ static int mmap_lab3_mmap_prepare(struct vm_area_desc *desc)
 
 	desc->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	desc->vm_flags &= ~VM_MAYEXEC;
+	desc->vm_ops = &mmap_lab3_vm_ops;
 
 	/*
 	 * Order matters: mmap_action_ioremap_full() copies desc->page_prot

@@ -8,6 +8,11 @@
  *
  * edu only answers 32-bit accesses below 0x80, so every access is a volatile
  * uint32_t load or store.
+ *
+ * The I/O mapping's memory type: while the BAR is mapped, x86 PAT lists an
+ * uncached-minus reservation for it in /sys/kernel/debug/x86/pat_memtype_list,
+ * and after munmap() the list is back to what it was. Splitting the mapping
+ * (a partial munmap()) is refused: on 6.12 it would leak that reservation.
  */
 #include "lab_util.h"
 
@@ -183,6 +188,89 @@ TEST_F(edu, factorial_of_5)
 		TH_LOG("factorial register reads %u (%#x) after writing 5 and "
 		       "status %#x", got, got, status);
 	}
+}
+
+#define PAT_LIST "/sys/kernel/debug/x86/pat_memtype_list"
+#define PAT_LIST_MAX (64 * 1024)
+
+/* The first memtype entry of b that is not in a, copied to line, or false. */
+static bool first_new_line(const char *a, const char *b, char *line,
+			   size_t size)
+{
+	const char *p, *nl;
+	size_t len;
+
+	for (p = b; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		snprintf(line, size, "%.*s", (int)len, p);
+		if (strstr(line, "[mem ") && !strstr(a, line))
+			return true;
+		if (!nl)
+			break;
+	}
+	return false;
+}
+
+/*
+ * Mapping the BAR adds one uncached-minus memtype reservation; unmapping it
+ * removes exactly that: the list is byte for byte what it was.
+ */
+TEST_F(edu, memtype_uncached_while_mapped_released_after)
+{
+	static char before[PAT_LIST_MAX], during[PAT_LIST_MAX], after[PAT_LIST_MAX];
+	char line[256];
+	void *bar;
+
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	ASSERT_LE(0, lab_read_file(PAT_LIST, during, sizeof(during)));
+	ASSERT_EQ(0, munmap(bar, self->size));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
+
+	ASSERT_TRUE(first_new_line(before, during, line, sizeof(line))) {
+		TH_LOG("mapping the BAR added no memtype reservation");
+	}
+	ASSERT_NE(NULL, strstr(line, "uncached-minus")) {
+		TH_LOG("the BAR is mapped with the wrong memory type: %s", line);
+	}
+	ASSERT_STREQ(before, after) {
+		TH_LOG("the memtype reservation outlived munmap()");
+	}
+}
+
+/*
+ * A partial munmap() would split the VMA: the driver refuses the split,
+ * the mapping stays whole and usable, and unmapping it as a whole releases
+ * its memtype reservation.
+ */
+TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
+{
+	static char before[PAT_LIST_MAX], after[PAT_LIST_MAX];
+	const unsigned long page = lab_page_size();
+	unsigned long end = 0;
+	char *bar;
+
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	ASSERT_EQ(-1, munmap(bar + page, page)) {
+		TH_LOG("munmap() of one page inside the BAR mapping succeeded");
+	}
+	ASSERT_EQ(EINVAL, errno);
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_SCRATCH);
+	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_SCRATCH, (unsigned long)bar, &end,
+				   NULL, 0));
+	ASSERT_EQ((unsigned long)bar + self->size, end);
+	ASSERT_EQ(0x010000edU & 0xff, edu_read(bar, EDU_ID) & 0xff);
+	ASSERT_EQ(0, munmap(bar, self->size));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
+	ASSERT_STREQ(before, after);
 }
 
 TEST_HARNESS_MAIN

@@ -20,6 +20,12 @@
  *    failure of its action unmaps nothing on the compat path;
  *  - /dev/kit_merge (probe module): the success hook runs once per new VMA,
  *    not when a mapping merges into an existing one;
+ *  - /dev/kit_compat_merge (probe module): a success hook run on the compat
+ *    path is not followed by a merge that frees its VMA;
+ *  - /dev/kit_positive_hook (probe module): a success hook returning 1 fails
+ *    the mmap() with EINVAL instead of returning 0x1 as an address;
+ *  - /dev/kit_bad_range (probe module): a hook that moves desc->end is
+ *    refused with EINVAL, and nothing is mapped past the requested range;
  *  - relay (kit_relay_probe's debugfs kit_relay/data0, also loaded on stock):
  *    the buffer file maps and shows what the kernel wrote; a wrong length is
  *    refused.
@@ -402,6 +408,119 @@ TEST_F(intree, success_hook_once_per_new_vma_not_on_merge)
 	ASSERT_EQ(1, after - before) {
 		TH_LOG("success hook ran %ld times for one new VMA and one "
 		       "merge", after - before);
+	}
+}
+
+#define COMPAT_MERGE_COUNTER \
+	"/sys/module/kit_mmap_probe/parameters/compat_merge_hook_calls"
+#define PROBE_MISSING "probe module not loaded (stock 6.12 has no mmap_prepare)"
+
+/* How many VMAs of a maps text overlap [start, end). */
+static int vmas_in(const char *maps, unsigned long start, unsigned long end)
+{
+	unsigned long s, e;
+	const char *p, *nl;
+	int n = 0;
+
+	for (p = maps; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		if (lab_parse_range(p, &s, &e) && s < end && start < e)
+			n++;
+		if (!nl)
+			break;
+	}
+	return n;
+}
+
+/*
+ * Two adjacent pages of /dev/kit_compat_merge: its legacy .mmap runs an
+ * .mmap_prepare through vfs_mmap() that changes the flags and sets a
+ * success hook. 6.12's second merge attempt after .mmap() would merge the
+ * second VMA into the first after its hook ran; the kit makes no second
+ * attempt: two VMAs, two hook calls.
+ */
+TEST_F(intree, compat_merge_hook_once_per_vma)
+{
+	long before, after;
+	char *r, *p, *q;
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_compat_merge"))
+		SKIP(return, PROBE_MISSING);
+	LAB_OPEN(fd, "/dev/kit_compat_merge");
+	r = mmap(NULL, 2 * self->page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_TRUE(lab_track(&self->maps, r, 2 * self->page));
+	ASSERT_EQ(0, lab_read_long(COMPAT_MERGE_COUNTER, &before));
+	p = lab_sys_mmap(r, self->page, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, 0);
+	ASSERT_EQ(r, p);
+	q = lab_sys_mmap(r + self->page, self->page, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_FIXED, fd, self->page);
+	ASSERT_EQ(r + self->page, q);
+	ASSERT_EQ(0, lab_read_long(COMPAT_MERGE_COUNTER, &after));
+	close(fd);
+	p[0] = 1;
+	q[0] = 2;
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_SCRATCH);
+	ASSERT_EQ(2, vmas_in(LAB_MAPS_SCRATCH, (unsigned long)r,
+			     (unsigned long)r + 2 * self->page)) {
+		TH_LOG("the second VMA was merged away after its success hook "
+		       "ran on the compat path");
+	}
+	ASSERT_EQ(2, after - before);
+}
+
+/* A success hook that returns 1: mmap() fails with EINVAL, no VMA left. */
+TEST_F(intree, positive_success_hook_refused)
+{
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_positive_hook"))
+		SKIP(return, PROBE_MISSING);
+	LAB_OPEN(fd, "/dev/kit_positive_hook");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
+	LAB_MMAP_REFUSED(self->page, PROT_READ, MAP_SHARED, fd, 0, EINVAL,
+			 "success hook returning 1");
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_AFTER);
+	close(fd);
+	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
+			     "the refused mmap() (positive success hook)");
+}
+
+/*
+ * A hook that moves desc->end one page further and asks for a remap of the
+ * whole moved range: refused with EINVAL, and the page after the requested
+ * range (a PROT_NONE anonymous page here) is still what it was.
+ */
+TEST_F(intree, hook_moving_end_refused)
+{
+	unsigned long end = 0;
+	char line[256];
+	char *r, *p;
+	int fd;
+
+	if (!lab_path_exists("/dev/kit_bad_range"))
+		SKIP(return, PROBE_MISSING);
+	LAB_OPEN(fd, "/dev/kit_bad_range");
+	r = mmap(NULL, 2 * self->page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	ASSERT_NE(MAP_FAILED, r);
+	ASSERT_TRUE(lab_track(&self->maps, r, 2 * self->page));
+	p = lab_sys_mmap(r, self->page, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
+	close(fd);
+	ASSERT_EQ(MAP_FAILED, p) {
+		TH_LOG("a hook that moved desc->end was allowed to map");
+	}
+	ASSERT_EQ(EINVAL, errno);
+	LAB_MAPS_SNAPSHOT(LAB_MAPS_SCRATCH);
+	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_SCRATCH,
+				   (unsigned long)r + self->page, &end, line,
+				   sizeof(line)));
+	ASSERT_EQ((unsigned long)r + 2 * self->page, end);
+	ASSERT_NE(NULL, strstr(line, "---p")) {
+		TH_LOG("the page after the range changed: %s", line);
 	}
 }
 

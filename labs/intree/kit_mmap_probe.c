@@ -11,6 +11,15 @@
  * /dev/kit_merge: .mmap_prepare with a fault handler and a success hook on
  *	a mergeable mapping, to show that the hook runs once per new VMA and
  *	not when a mapping merges (counter: parameter merge_hook_calls).
+ * /dev/kit_compat_merge: a legacy .mmap that keeps its own file in the VMA
+ *	and runs, through vfs_mmap(), the .mmap_prepare of another file, which
+ *	changes the flags and sets a success hook: after that hook ran, the
+ *	kernel must not merge the VMA away (parameter compat_merge_hook_calls).
+ * /dev/kit_positive_hook: a success hook that returns 1, which mmap() must
+ *	turn into -EINVAL rather than return as an address.
+ * /dev/kit_bad_range: a hook that moves desc->end one page further before
+ *	asking for a remap of the whole (moved) range: mmap() must refuse it,
+ *	so the remap cannot write page tables past the VMA.
  *
  * The relay check has a module of its own, kit_relay_probe, which also builds
  * on stock 6.12 for `make check-stock`.
@@ -26,6 +35,8 @@
 #define KIT_COMPAT_FILL 0x5a
 
 static struct page *compat_page;
+/* Two contiguous pages for /dev/kit_bad_range (order 1). */
+static struct page *bad_range_pages;
 
 /**
  * prepare_only_mmap_prepare() - map the one compat page with a remap action
@@ -118,16 +129,29 @@ static struct miscdevice both_dev = {
 static struct page *merge_pages[KIT_MERGE_PAGES];
 static atomic_t merge_hook_calls = ATOMIC_INIT(0);
 
-static int merge_hook_calls_get(char *buffer, const struct kernel_param *kp)
+static atomic_t compat_merge_hook_calls = ATOMIC_INIT(0);
+
+static int hook_calls_get(char *buffer, const struct kernel_param *kp)
 {
-	return sysfs_emit(buffer, "%d\n", atomic_read(&merge_hook_calls));
+	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
 }
 
-static const struct kernel_param_ops merge_hook_calls_ops = {
-	.get = merge_hook_calls_get,
+/* The counters are read-only: "merge_hook_calls=1" at insmod is refused. */
+static int hook_calls_set(const char *val, const struct kernel_param *kp)
+{
+	return -EPERM;
+}
+
+static const struct kernel_param_ops hook_calls_ops = {
+	.set = hook_calls_set,
+	.get = hook_calls_get,
 };
-module_param_cb(merge_hook_calls, &merge_hook_calls_ops, NULL, 0444);
+module_param_cb(merge_hook_calls, &hook_calls_ops, &merge_hook_calls, 0444);
 MODULE_PARM_DESC(merge_hook_calls, "success hook calls of /dev/kit_merge");
+module_param_cb(compat_merge_hook_calls, &hook_calls_ops,
+		&compat_merge_hook_calls, 0444);
+MODULE_PARM_DESC(compat_merge_hook_calls,
+		 "success hook calls of /dev/kit_compat_merge");
 
 /**
  * merge_fault() - map one of the KIT_MERGE_PAGES pages on demand
@@ -187,6 +211,164 @@ static struct miscdevice merge_dev = {
 	.fops = &merge_fops,
 };
 
+/**
+ * compat_merge_success() - count the new VMAs of /dev/kit_compat_merge
+ * @vma: the new VMA (unused)
+ *
+ * Return: 0.
+ */
+static int compat_merge_success(const struct vm_area_struct *vma)
+{
+	atomic_inc(&compat_merge_hook_calls);
+	return 0;
+}
+
+/**
+ * compat_merge_mmap_prepare() - change the flags and set a success hook
+ * @desc: descriptor built by the compat path from the VMA of the outer file
+ *
+ * Return: 0, or -EINVAL past the pages or for a private mapping.
+ */
+static int compat_merge_mmap_prepare(struct vm_area_desc *desc)
+{
+	if (!(desc->vm_flags & VM_MAYSHARE) ||
+	    desc->pgoff + vma_desc_pages(desc) > KIT_MERGE_PAGES)
+		return -EINVAL;
+	/* A flag change: 6.12's .mmap() path would try to merge again. */
+	desc->vm_flags |= VM_DONTDUMP;
+	desc->vm_ops = &merge_vm_ops;
+	desc->action.success_hook = compat_merge_success;
+	return 0;
+}
+
+/* No .owner: the inner file never reaches userspace; the outer one pins us. */
+static const struct file_operations compat_merge_inner_fops = {
+	.mmap_prepare = compat_merge_mmap_prepare,
+};
+
+/**
+ * compat_merge_open() - give each open file an inner .mmap_prepare file
+ * @inode: the misc device inode
+ * @file: the file being opened
+ *
+ * Return: 0, or the error of anon_inode_getfile().
+ */
+static int compat_merge_open(struct inode *inode, struct file *file)
+{
+	struct file *inner;
+
+	inner = anon_inode_getfile("kit_compat_merge_inner",
+				   &compat_merge_inner_fops, NULL, O_RDWR);
+	if (IS_ERR(inner))
+		return PTR_ERR(inner);
+	file->private_data = inner;
+	return 0;
+}
+
+static int compat_merge_release(struct inode *inode, struct file *file)
+{
+	fput(file->private_data);
+	return 0;
+}
+
+/**
+ * compat_merge_mmap() - map through the inner file, keeping vm_file
+ * @file: the outer file, which stays the VMA's file
+ * @vma: the VMA being set up
+ *
+ * Return: what vfs_mmap() on the inner file returns.
+ */
+static int compat_merge_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return vfs_mmap(file->private_data, vma);
+}
+
+static const struct file_operations compat_merge_fops = {
+	.owner = THIS_MODULE,
+	.open = compat_merge_open,
+	.release = compat_merge_release,
+	.mmap = compat_merge_mmap,
+};
+
+static struct miscdevice compat_merge_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kit_compat_merge",
+	.fops = &compat_merge_fops,
+};
+
+/**
+ * positive_hook() - a buggy success hook that returns a positive value
+ * @vma: the new VMA (unused)
+ *
+ * Return: 1, which is neither 0 nor a negative errno.
+ */
+static int positive_hook(const struct vm_area_struct *vma)
+{
+	return 1;
+}
+
+/**
+ * positive_mmap_prepare() - a shared mapping with the buggy success hook
+ * @desc: descriptor of the mapping
+ *
+ * Return: 0, or -EINVAL past the pages or for a private mapping.
+ */
+static int positive_mmap_prepare(struct vm_area_desc *desc)
+{
+	if (!(desc->vm_flags & VM_MAYSHARE) ||
+	    desc->pgoff + vma_desc_pages(desc) > KIT_MERGE_PAGES)
+		return -EINVAL;
+	desc->vm_ops = &merge_vm_ops;
+	desc->action.success_hook = positive_hook;
+	return 0;
+}
+
+static const struct file_operations positive_fops = {
+	.owner = THIS_MODULE,
+	.mmap_prepare = positive_mmap_prepare,
+};
+
+static struct miscdevice positive_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kit_positive_hook",
+	.fops = &positive_fops,
+};
+
+/**
+ * bad_range_mmap_prepare() - a buggy hook that moves the end of the mapping
+ * @desc: descriptor of the mapping
+ *
+ * Asks for a remap of the moved range over two contiguous pages, so that
+ * a kernel trusting desc->end would map one page past the VMA.
+ *
+ * Return: 0, or -EINVAL for anything but one shared page at offset 0.
+ */
+static int bad_range_mmap_prepare(struct vm_area_desc *desc)
+{
+	if (desc->pgoff || vma_desc_size(desc) != PAGE_SIZE ||
+	    !(desc->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	desc->end += PAGE_SIZE;
+	mmap_action_remap_full(desc, page_to_pfn(bad_range_pages));
+	return 0;
+}
+
+static const struct file_operations bad_range_fops = {
+	.owner = THIS_MODULE,
+	.mmap_prepare = bad_range_mmap_prepare,
+};
+
+static struct miscdevice bad_range_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kit_bad_range",
+	.fops = &bad_range_fops,
+};
+
+static struct miscdevice *const probe_devs[] = {
+	&both_dev, &compat_dev, &merge_dev, &compat_merge_dev, &positive_dev,
+	&bad_range_dev,
+};
+
 static void free_merge_pages(void)
 {
 	int i;
@@ -196,54 +378,55 @@ static void free_merge_pages(void)
 			__free_page(merge_pages[i]);
 }
 
+static void deregister_probe_devs(int n)
+{
+	while (n--)
+		misc_deregister(probe_devs[n]);
+}
+
+static void free_probe_pages(void)
+{
+	free_merge_pages();
+	if (compat_page)
+		__free_page(compat_page);
+	if (bad_range_pages)
+		__free_pages(bad_range_pages, 1);
+}
+
 static int __init kit_mmap_probe_init(void)
 {
 	int i, ret;
 
 	for (i = 0; i < KIT_MERGE_PAGES; i++) {
 		merge_pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
-		if (!merge_pages[i]) {
-			free_merge_pages();
-			return -ENOMEM;
-		}
+		if (!merge_pages[i])
+			goto nomem;
 	}
-
 	compat_page = alloc_page(GFP_KERNEL);
-	if (!compat_page) {
-		ret = -ENOMEM;
-		goto free_merge;
-	}
+	bad_range_pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 1);
+	if (!compat_page || !bad_range_pages)
+		goto nomem;
 	memset(page_address(compat_page), KIT_COMPAT_FILL, PAGE_SIZE);
 
-	ret = misc_register(&both_dev);
-	if (ret)
-		goto free_page;
-	ret = misc_register(&compat_dev);
-	if (ret)
-		goto deregister_both;
-	ret = misc_register(&merge_dev);
-	if (ret)
-		goto deregister_compat;
+	for (i = 0; i < ARRAY_SIZE(probe_devs); i++) {
+		ret = misc_register(probe_devs[i]);
+		if (ret) {
+			deregister_probe_devs(i);
+			free_probe_pages();
+			return ret;
+		}
+	}
 	return 0;
 
-deregister_compat:
-	misc_deregister(&compat_dev);
-deregister_both:
-	misc_deregister(&both_dev);
-free_page:
-	__free_page(compat_page);
-free_merge:
-	free_merge_pages();
-	return ret;
+nomem:
+	free_probe_pages();
+	return -ENOMEM;
 }
 
 static void __exit kit_mmap_probe_exit(void)
 {
-	misc_deregister(&compat_dev);
-	misc_deregister(&merge_dev);
-	misc_deregister(&both_dev);
-	__free_page(compat_page);
-	free_merge_pages();
+	deregister_probe_devs(ARRAY_SIZE(probe_devs));
+	free_probe_pages();
 }
 
 module_init(kit_mmap_probe_init);
