@@ -29,7 +29,7 @@ endif
 CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel modules checker skeletons docs \
+.PHONY: all help packages kernel-source kernel modules start diff checker skeletons docs \
 	docs-kernel check check-static vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -51,11 +51,18 @@ $(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
 	@scripts/build-kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
 	@touch $@
 
-modules: $(KERNEL_STAMP) ## build every stage's module (or only STAGE=N's)
+modules: $(KERNEL_STAMP) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
 	@for id in $(CHECK_STAGES); do \
-		echo ">> building modules of stage $$id"; \
-		scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; \
+		SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; \
 	done
+
+start: ## copy STAGE=N's skeleton into work/NN-name/, your copy (never overwritten)
+	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(filter-out smoke intree example harness,$(STAGES)))" >&2; exit 2; }
+	@scripts/start-stage.sh $(STAGE)
+
+diff: ## show your work/ copy of STAGE=N against the reference solution
+	@test -n "$(STAGE)" || { echo "usage: make diff STAGE=N" >&2; exit 2; }
+	@scripts/diff-stage.sh $(STAGE)
 
 checker: $(SOURCE_STAMP) ## build the static userspace checker programs
 	@echo ">> building the checker (kselftest harness from build/linux)"
@@ -105,8 +112,9 @@ check-series: packages ## bisectability: build the test kernel after each patch 
 check-stock: kernel checker ## oracle: run the in-tree user checks on unpatched 6.12
 	@scripts/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(KOBJ) $(CHECKER)
 
-clean: ## remove build outputs, keep the unpacked and built kernel
+clean: ## remove build outputs, keep the unpacked and built kernel (and your work/)
 	rm -rf $(BUILD)/modules $(BUILD)/initramfs $(BUILD)/logs $(BUILD)/skeletons $(CHECKER) $(HTML)
 
-distclean: ## remove build/ entirely
+distclean: ## remove build/ entirely (your work/ stays)
 	rm -rf $(BUILD)
+	@if [ -d work ]; then echo ">> kept your work area work/; remove it yourself (rm -r work) to start over"; fi

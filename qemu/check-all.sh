@@ -28,7 +28,7 @@ done
 
 # Extra TAP results from before the boots (static checks), if any.
 total_passed=0 total_failed=0 total_skipped=0
-printf '%-10s %-52s %6s %6s %7s %7s\n' stage title passed failed skipped boot_s
+printf '%-10s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
 for id in static "${stages[@]}"; do
 	title=
 	if [ "$id" = static ]; then
@@ -43,7 +43,10 @@ for id in static "${stages[@]}"; do
 	else
 		p=0 f=1 s=0 secs=-
 	fi
-	printf '%-10s %-52.52s %6s %6s %7s %7s\n' "$id" "$title" "$p" "$f" "$s" "$secs"
+	# Which source a stage's module was built from (scripts/build-stage-module.sh).
+	checked=-
+	[ -f "$kit_root/build/modules/$id/.checked" ] && checked=$(cut -f2 "$kit_root/build/modules/$id/.checked")
+	printf '%-10s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))
 	total_skipped=$((total_skipped + s))
