@@ -30,7 +30,7 @@ CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel modules start diff checker skeletons docs \
-	docs-kernel check check-static vma-tests boot kernel-git export-patches \
+	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
@@ -85,12 +85,29 @@ vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tre
 check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests, kernel docs as TAP
 	@scripts/check-static.sh $(KSRC) $(KOBJ)
 
+check-loop: $(KERNEL_STAMP) checker ## replay the learner's loop (start, check, paste each TODO, diff) on STAGE=N (default 1)
+	@scripts/check-learner-loop.sh $(if $(STAGE),$(STAGE),1)
+
+record-loop: $(KERNEL_STAMP) checker ## as check-loop, and record its outputs for the labs pages
+	@scripts/check-learner-loop.sh --record $(if $(STAGE),$(STAGE),1)
+
+check-todos: $(KERNEL_STAMP) checker ## prove every lab TODO is checked: each answer removed alone must fail a named check
+	@scripts/check-todos.sh $(KOBJ) $(CHECKER)
+
 ifeq ($(STAGE),)
-check: all check-static ## build everything, then boot every stage and run its checks
+# Every part runs and gets its row in the summary, failures included; the
+# summary's closing line and exit status count them all.
+check: all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
+	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result
+	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
+	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
+	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
+	@scripts/check-learner-loop.sh 1 || true
+	@qemu/check-all.sh $(KOBJ) $(CHECKER)
 else
-check: kernel modules checker
-endif
+check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
+endif
 
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
 	@test -n "$(STAGE)" || { echo "usage: make boot STAGE=N (one of: $(STAGES))" >&2; exit 2; }

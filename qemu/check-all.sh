@@ -26,14 +26,19 @@ for id in "${stages[@]}"; do
 	echo
 done
 
-# Extra TAP results from before the boots (static checks), if any.
+# Rows of the parts that ran before the boots (static checks, TODO proof,
+# learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-10s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static "${stages[@]}"; do
+for id in static todos loop "${stages[@]}"; do
 	title=
-	if [ "$id" = static ]; then
+	case "$id" in
+	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
+	todos) title="TODO mutation proof (each answer removed alone)" ;;
+	loop) title="learner's loop replayed (start, check, diff)" ;;
+	esac
+	if [ -n "$title" ]; then
 		[ "$with_static" = 1 ] || continue
-		title="static checks (checkpatch, skeletons, vma tests)"
 	else
 		# shellcheck source=/dev/null
 		title=$(STAGE_TITLE=""; . "$(kit_stage_dir "$id")/stage.conf"; echo "$STAGE_TITLE")

@@ -5,7 +5,8 @@
 #   learner-copy.sh source ID   the folder `make check` builds for stage ID:
 #                               the learner copy if it exists (and SOLUTION is
 #                               not 1), else the reference solution
-# Only lab stages (labs/NN-name) have learner copies.
+# Only lab stages (labs/NN-name) have learner copies. KIT_WORK_DIR moves the
+# work area (default: work/ at the top of the kit); the loop test uses it.
 
 # shellcheck source=qemu/stages.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../qemu/stages.sh"
@@ -15,7 +16,7 @@ kit_work_dir() {
 	local dir
 	dir=$(kit_stage_dir "$1") || return 1
 	case "$dir" in
-	"$kit_root"/labs/[0-9][0-9]-*) echo "$kit_root/work/$(basename "$dir")" ;;
+	"$kit_root"/labs/[0-9][0-9]-*) echo "${KIT_WORK_DIR:-$kit_root/work}/$(basename "$dir")" ;;
 	*) return 1 ;;
 	esac
 }

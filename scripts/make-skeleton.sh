@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make-skeleton.sh SOLUTION.c OUTPUT.c
+# make-skeleton.sh SOLUTION.c OUTPUT.c [N]
 #
 # Turn a lab solution into the student skeleton (see labs/README.md). A marker
 #
@@ -9,6 +9,9 @@
 #
 # alone on its line (n = exercise number, k >= 1) is kept, and the k lines
 # that follow it, the answer, are deleted. Everything else is copied as is.
+# With N (or a comma-separated list of numbers), only those TODOs' answers
+# are deleted: the mutant that proves TODO N is checked
+# (scripts/check-todos.sh), or a learner who answered the others.
 #
 # Fails, without writing OUTPUT.c, on:
 #   - a "/* TODO" comment that is not a well-formed one-line marker;
@@ -21,13 +24,14 @@ set -euo pipefail
 prog=${0##*/}
 
 usage() {
-	echo "usage: $prog SOLUTION.c OUTPUT.c" >&2
+	echo "usage: $prog SOLUTION.c OUTPUT.c [N]" >&2
 	exit 2
 }
 
-[[ $# -eq 2 ]] || usage
+[[ $# -eq 2 || $# -eq 3 ]] || usage
 src=$1
 out=$2
+only=${3:-}
 
 if [[ ! -f $src ]]; then
 	echo "$prog: $src: no such file" >&2
@@ -40,7 +44,7 @@ tmp=$(mktemp -- "$outdir/.make-skeleton.XXXXXX")
 trap 'rm -f -- "$tmp"' EXIT
 
 # POSIX awk (works with mawk and gawk).
-awk -v src="$src" '
+awk -v src="$src" -v only="$only" '
 function fail(msg) {
 	printf "%s:%d: %s\n", src, NR, msg > "/dev/stderr"
 	failed = 1
@@ -64,7 +68,10 @@ function fail(msg) {
 		k = k + 0
 		if (k < 1)
 			fail("TODO marker with k = 0: nothing to remove")
-		skip = k
+		n = $0
+		sub(/^[ \t]*\/\* TODO /, "", n)
+		sub(/\/.*$/, "", n)
+		skip = (only == "" || index("," only ",", "," (n + 0) ",")) ? k : 0
 		mline = NR
 		markers++
 		print

@@ -24,13 +24,14 @@ if [ -e "$work" ]; then
 	exit 1
 fi
 lab=$(kit_stage_dir "$id")
-tmp=$(mktemp -d "$kit_root/work.XXXXXX")
+mkdir -p "$(dirname "$work")"
+tmp=$(mktemp -d "$(dirname "$work")/.start.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 for c in "$lab"/*.c; do
 	"$here/make-skeleton.sh" "$c" "$tmp/$(basename "$c")"
 done
 cp "$lab/Kbuild" "$tmp/"
-mkdir -p "$(dirname "$work")"
+chmod 755 "$tmp"
 mv "$tmp" "$work"
 trap - EXIT
 echo ">> started stage $id in $rel:"

@@ -11,25 +11,24 @@ here=$(dirname "$(realpath "$0")")
 root=$(cd "$here/.." && pwd)
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
-# "marker<TAB>line after it" for every marker of a file.
-after_markers() {
-	awk '/^[ \t]*\/\* TODO [0-9]+\/[0-9]+: / { m = $0; ln = FNR; next }
-	     m != "" { printf "%s\t%d\t%s\n", m, ln, $0; m = "" }' "$1"
-}
 for c in "$solution"/*.c; do
 	mine="$work/$(basename "$c")"
 	[ -f "$mine" ] || continue
 	"$here/make-skeleton.sh" "$c" "$tmp"
-	left=()
-	while IFS=$'\t' read -r marker line next; do
-		n=$(echo "$marker" | sed -E 's/.*TODO ([0-9]+)\/.*/\1/')
-		want=$(after_markers "$tmp" | awk -F'\t' -v m="$marker" '$1 == m { print $3; exit }')
-		[ "$next" = "$want" ] && left+=("$n (line $line)")
-	done < <(after_markers "$mine")
-	if [ ${#left[@]} -eq 0 ]; then
+	# First file: the skeleton, remember the line after each marker. Second:
+	# the copy, list the markers whose next line is still that line.
+	left=$(awk 'function key(s) { sub(/^[ \t]*\/\* /, "", s); sub(/:.*/, "", s); return s }
+		FNR == 1 { file++ }
+		/^[ \t]*\/\* TODO [0-9]+\/[0-9]+: / { m = key($0); ln = FNR; next }
+		m != "" && file == 1 { after[m] = $0; m = "" }
+		m != "" && file == 2 {
+			if (m in after && after[m] == $0) { split(m, w, /[ \/]/); out = out sep w[2] " (line " ln ")"; sep = ", " }
+			m = ""
+		}
+		END { print out }' "$tmp" "$mine")
+	if [ -z "$left" ]; then
 		echo "${mine#"$root"/}: every TODO has an answer"
 	else
-		list=$(printf '%s, ' "${left[@]}")
-		echo "${mine#"$root"/}: TODOs left: ${list%, }"
+		echo "${mine#"$root"/}: TODOs left: $left"
 	fi
 done

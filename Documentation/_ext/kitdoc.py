@@ -326,15 +326,36 @@ class KitTodos(_KitDirective):
                 todos.append((int(m.group(1)), int(m.group(2)), m.group(3), n))
         if not todos:
             return self.fail('kit-todos: no "/* TODO n/k: ... */" marker in %s' % rel)
+        # Line numbers are those of the skeleton, the file the learner edits:
+        # every answer above a marker is missing there.
+        removed, skel_line = 0, {}
+        for number, count, what, line in todos:
+            skel_line[number] = line - removed
+            removed += count
+        # The checks that prove each TODO (STAGE_TODO_CHECKS of stage.conf).
+        conf = os.path.join(os.path.dirname(path), 'stage.conf')
+        proof = {}
+        if os.path.isfile(conf):
+            self.env.note_dependency(conf)
+            for word in _stage_conf(conf).get('STAGE_TODO_CHECKS', '').split():
+                n, _, checks = word.partition('=')
+                proof[int(n)] = checks.split(',')
         # Exercise numbers are shown as written in the source, not renumbered.
         blist = nodes.bullet_list(bullet='-')
         for number, count, what, line in sorted(todos):
             item = nodes.list_item()
             para = nodes.paragraph()
             para += nodes.strong(text='TODO %d' % number)
-            para += nodes.Text(' (line %d, %d line%s to write): '
-                               % (line, count, '' if count == 1 else 's'))
+            para += nodes.Text(' (line %d of your copy, %d line%s to write): '
+                               % (skel_line[number], count,
+                                  '' if count == 1 else 's'))
             para += nodes.Text(what)
+            if number in proof:
+                para += nodes.Text('. Checked by ')
+                for i, check in enumerate(proof[number]):
+                    if i:
+                        para += nodes.Text(', ')
+                    para += nodes.literal(text=check)
             item += para
             blist += item
         return [blist]

@@ -113,10 +113,8 @@ static int mmap_lab3_mmap_prepare(struct vm_area_desc *desc)
 	 * after that call would change the VMA's vm_page_prot but not the
 	 * page table entries the action writes, which would stay cached.
 	 */
-	/* TODO 1/1: make desc->page_prot uncached (pgprot_noncached()) */
+	/* TODO 1/4: pgprot_noncached(), then mmap_action_ioremap_full() at BAR 0 + pgoff */
 	desc->page_prot = pgprot_noncached(desc->page_prot);
-
-	/* TODO 2/3: mmap_action_ioremap_full() from the PFN of BAR 0 + desc->pgoff */
 	mmap_action_ioremap_full(desc,
 				 (pci_resource_start(ldev->pdev, MMAP_LAB_BAR) >> PAGE_SHIFT) +
 				 desc->pgoff);
@@ -139,7 +137,7 @@ static int mmap_lab3_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		return -ENOMEM;
 
 	/* Managed (pcim_*): undone automatically when the driver detaches. */
-	/* TODO 3/3: enable the device with pcim_enable_device(), return its error */
+	/* TODO 2/3: enable the device with pcim_enable_device(), return its error */
 	ret = pcim_enable_device(pdev);
 	if (ret)
 		return ret;
@@ -150,7 +148,7 @@ static int mmap_lab3_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 				     "BAR %d is not a memory BAR\n", MMAP_LAB_BAR);
 
 	/* Claim the registers so that no other driver maps them too. */
-	/* TODO 4/3: claim BAR 0 with pcim_request_region(), return its error */
+	/* TODO 3/3: claim BAR 0 with pcim_request_region(), return its error */
 	ret = pcim_request_region(pdev, MMAP_LAB_BAR, KBUILD_MODNAME);
 	if (ret)
 		return ret;

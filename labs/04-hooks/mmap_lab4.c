@@ -110,7 +110,6 @@ module_param_cb(success_hook_calls, &success_hook_calls_ops,
 MODULE_PARM_DESC(success_hook_calls,
 		 "number of new mappings completed (read-only)");
 
-/* TODO 1/13: int mmap_lab4_success_hook(const struct vm_area_struct *vma): count, return 0 */
 /**
  * mmap_lab4_success_hook() - account for a new, fully populated mapping
  * @vma: the new VMA, after the remap action filled its page tables
@@ -120,12 +119,12 @@ MODULE_PARM_DESC(success_hook_calls,
  */
 static int mmap_lab4_success_hook(const struct vm_area_struct *vma)
 {
+	/* TODO 1/1: count the new mapping in mmap_lab4_success_hook_calls */
 	atomic_inc(&mmap_lab4_success_hook_calls);
 	pr_debug("mapped [%#lx, %#lx)\n", vma->vm_start, vma->vm_end);
 	return 0;
 }
 
-/* TODO 2/16: int mmap_lab4_error_hook(int err): turn any failure into -EAGAIN, never 0 */
 /**
  * mmap_lab4_error_hook() - choose the error mmap() reports when the action
  * fails
@@ -140,7 +139,9 @@ static int mmap_lab4_success_hook(const struct vm_area_struct *vma)
 static int mmap_lab4_error_hook(int err)
 {
 	pr_debug("remap action failed (%d), reporting -EAGAIN\n", err);
-	return -EAGAIN;
+	/* TODO 2/1: report -EAGAIN instead of err, whatever err is (never 0) */
+	err = -EAGAIN;
+	return err;
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 #include "lab_util.h"
 
+#include <dirent.h>
 #include <time.h>
 
 #define EDU_ID		0x00	/* 0xRRrr00ed: major RR, minor rr */
@@ -271,6 +272,66 @@ TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
 	ASSERT_EQ(0, munmap(bar, self->size));
 	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
 	ASSERT_STREQ(before, after);
+}
+
+/*
+ * probe() claimed BAR 0 (pcim_request_region()): /proc/iomem names the
+ * driver next to the BAR's range, so no other driver can claim it.
+ */
+TEST_F(edu, bar_claimed_in_iomem)
+{
+	static char iomem[64 * 1024];
+	const char *module;
+
+	LAB_ENV_REQUIRED(module, "MMAP_LAB_MODULE");
+	ASSERT_LE(0, lab_read_file("/proc/iomem", iomem, sizeof(iomem)));
+	ASSERT_NE(NULL, strstr(iomem, module)) {
+		TH_LOG("no range of /proc/iomem is claimed by %s", module);
+	}
+}
+
+/*
+ * probe() enabled the device (pcim_enable_device()): its sysfs "enable"
+ * attribute counts the drivers that enabled it. The firmware has already
+ * turned on memory decoding in QEMU, so the registers answer either way;
+ * this is where a missing enable shows.
+ */
+TEST_F(edu, device_enabled_by_driver)
+{
+	char path[300], buf[32];
+	struct dirent *d;
+	bool found = false;
+	long enabled = -1;
+	DIR *dir;
+
+	dir = opendir("/sys/bus/pci/devices");
+	ASSERT_NE(NULL, dir);
+	while (!found && (d = readdir(dir))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 d->d_name);
+		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
+		    strncmp(buf, "0x1234", 6))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 d->d_name);
+		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
+		    strncmp(buf, "0x11e8", 6))
+			continue;
+		found = true;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable",
+			 d->d_name);
+		ASSERT_EQ(0, lab_read_long(path, &enabled));
+	}
+	closedir(dir);
+	ASSERT_TRUE(found) {
+		TH_LOG("no edu device (1234:11e8) in /sys/bus/pci/devices");
+	}
+	ASSERT_LT(0, enabled) {
+		TH_LOG("the edu device is not enabled by a driver (enable = %ld)",
+		       enabled);
+	}
 }
 
 TEST_HARNESS_MAIN

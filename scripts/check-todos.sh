@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# Prove that every TODO of every lab stage is checked (mutation proof):
+#  - for each TODO N of a stage (STAGE_TODO_CHECKS in its stage.conf), the
+#    solution with only TODO N's answer removed builds, boots, and fails at
+#    least one of the checks named for N (a "not ok" line of that test: a
+#    guest that crashes does not count);
+#  - the untouched skeleton fails some checks (how many is printed).
+# One module build and one guest per mutant; a mutant's guest runs only the
+# checker programs its named checks belong to. Prints a table per stage and
+# TAP, ends with "N passed, N failed" and writes build/logs/todos.result for
+# the summary table of make check.
+# Usage: check-todos.sh KERNEL_OBJ_DIR CHECKER_DIR
+set -uo pipefail
+
+kobj=$(realpath "$1") checker=$(realpath "$2")
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/../qemu/stages.sh"
+logs="$kit_root/build/logs"
+mutants="$kit_root/build/mutants"
+mkdir -p "$logs" "$mutants"
+start=$(date +%s)
+passed=0 failed=0 n=0 tap=()
+
+result() { # OK(0/1) DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		tap+=("ok $n - $2")
+		passed=$((passed + 1))
+	else
+		tap+=("not ok $n - $2")
+		failed=$((failed + 1))
+	fi
+}
+
+# The checker program that defines the fixture of a test "fixture.test".
+program_of() {
+	grep -l "^FIXTURE(${1%%.*})" "$kit_root"/labs/checker/check_*.c | head -n 1 | xargs -r basename | sed 's/\.c$//'
+}
+
+# Build the mutant of stage dir $1 (TODO $2, or "" for the whole skeleton)
+# into $3; prints nothing, fails if it does not build.
+build_mutant() {
+	rm -rf "$3" && mkdir -p "$3"
+	cp "$1/Kbuild" "$3/"
+	for c in "$1"/*.c; do
+		"$here/make-skeleton.sh" "$c" "$3/$(basename "$c")" "$2" || return 1
+	done
+	make -s -C "$kobj" M="$3" modules >"$3/build.log" 2>&1
+}
+
+# Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
+boot_mutant() {
+	local conf="$2/stage.conf"
+	sed -e "s/^STAGE_CHECKS=.*/STAGE_CHECKS=\"$3\"/" "$(kit_stage_dir "$1")/stage.conf" >"$conf"
+	KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$2" KIT_RUN_NAME="$4" \
+		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$1" >/dev/null 2>&1
+	return 0
+}
+
+for id in $(kit_stage_ids); do
+	dir=$(kit_stage_dir "$id")
+	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
+	STAGE_TODO_CHECKS='' STAGE_CHECKS=''
+	# shellcheck source=/dev/null
+	. "$dir/stage.conf"
+	markers=$(grep -ho 'TODO [0-9]*/' "$dir"/*.c | tr -dc '0-9\n' | sort -n | uniq)
+	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton"
+	printf '   %-6s %-70s %s\n' TODO "named checks" "fails without the answer"
+	for t in $markers; do
+		checks=$(echo "$STAGE_TODO_CHECKS" | tr ' ' '\n' | sed -n "s/^$t=//p" | tr ',' ' ')
+		verdict=no why=
+		if [ -z "$checks" ]; then
+			why="no checks named in STAGE_TODO_CHECKS"
+		elif ! build_mutant "$dir" "$t" "$mutants/$id-todo$t"; then
+			why="the solution without it does not build"
+		else
+			progs=$(for c in $checks; do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
+			run="mutant-$id-todo$t"
+			boot_mutant "$id" "$mutants/$id-todo$t" "${progs% }" "$run"
+			for c in $checks; do
+				if grep -qE "^not ok [0-9]+ ${c//./\\.}( |$)" "$logs/$run"/*.tap 2>/dev/null; then
+					verdict=yes why="fails $c"
+					break
+				fi
+			done
+			[ "$verdict" = yes ] || why="every named check passed or never ran (see build/logs/$run)"
+		fi
+		printf '   %-6s %-70.70s %s\n' "$t" "$checks" "$verdict ($why)"
+		[ "$verdict" = yes ]
+		result $? "stage $id TODO $t: the solution without its answer $why"
+	done
+	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
+		boot_mutant "$id" "$mutants/$id-skeleton" "$STAGE_CHECKS" "mutant-$id-skeleton"
+		bad=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^not ok [0-9]+ ')
+		total=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^(not )?ok [0-9]+ ')
+		echo "   skeleton: $bad of its $total checks fail"
+		[ "$bad" -gt 0 ]
+		result $? "stage $id: the untouched skeleton fails $bad of $total checks"
+	else
+		result 1 "stage $id: the untouched skeleton does not build (see $mutants/$id-skeleton/build.log)"
+	fi
+done
+
+secs=$(($(date +%s) - start))
+echo "TAP version 13"
+printf '%s\n' "${tap[@]}"
+echo "1..$n"
+echo "# TODO mutation proof: ${secs} s"
+echo "todos $passed $failed 0 $secs" >"$logs/todos.result"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
