@@ -233,26 +233,32 @@ TEST_F(intree, sysv_shm_attaches_and_shares)
 	ASSERT_EQ(0, shmdt((void *)b));
 }
 
-#define OVL "/tmp/kit-ovl"
-
+/*
+ * A fresh directory per run (mkdtemp), so that the test can run twice in one
+ * guest (make boot STAGE=intree, then check_intree by hand, twice).
+ */
 TEST_F(intree, overlayfs_over_tmpfs_maps_through_backing_file)
 {
+	char ovl[] = "/tmp/kit-ovl.XXXXXX";
+	char path[4][64], file[80], opts[256];
+	static const char *const sub[] = { "lower", "upper", "work", "merged" };
 	volatile char *p;
 	char buf[16] = "";
-	int fd;
+	int fd, i;
 
-	ASSERT_EQ(0, mkdir(OVL, 0755));
-	ASSERT_EQ(0, mount("tmpfs", OVL, "tmpfs", 0, NULL));
-	ASSERT_EQ(0, mkdir(OVL "/lower", 0755));
-	ASSERT_EQ(0, mkdir(OVL "/upper", 0755));
-	ASSERT_EQ(0, mkdir(OVL "/work", 0755));
-	ASSERT_EQ(0, mkdir(OVL "/merged", 0755));
-	ASSERT_EQ(0, mount("overlay", OVL "/merged", "overlay", 0,
-			   "lowerdir=" OVL "/lower,upperdir=" OVL "/upper,"
-			   "workdir=" OVL "/work")) {
+	ASSERT_NE(NULL, mkdtemp(ovl));
+	ASSERT_EQ(0, mount("tmpfs", ovl, "tmpfs", 0, NULL));
+	for (i = 0; i < 4; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%s", ovl, sub[i]);
+		ASSERT_EQ(0, mkdir(path[i], 0755));
+	}
+	snprintf(opts, sizeof(opts), "lowerdir=%s,upperdir=%s,workdir=%s",
+		 path[0], path[1], path[2]);
+	ASSERT_EQ(0, mount("overlay", path[3], "overlay", 0, opts)) {
 		TH_LOG("mount overlay: %s (CONFIG_OVERLAY_FS?)", strerror(errno));
 	}
-	fd = open(OVL "/merged/file", O_RDWR | O_CREAT, 0600);
+	snprintf(file, sizeof(file), "%s/file", path[3]);
+	fd = open(file, O_RDWR | O_CREAT, 0600);
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ftruncate(fd, self->page));
 	LAB_MMAP(p, &self->maps, self->page, PROT_READ | PROT_WRITE,
@@ -262,8 +268,9 @@ TEST_F(intree, overlayfs_over_tmpfs_maps_through_backing_file)
 	ASSERT_STREQ("via overlay", buf);
 	close(fd);
 	lab_unmap_all(&self->maps);
-	ASSERT_EQ(0, umount(OVL "/merged"));
-	ASSERT_EQ(0, umount(OVL));
+	ASSERT_EQ(0, umount(path[3]));
+	ASSERT_EQ(0, umount(ovl));
+	ASSERT_EQ(0, rmdir(ovl));
 }
 
 TEST_F(intree, hugetlb_reserved_pages_map_then_run_out)
