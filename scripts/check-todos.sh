@@ -91,7 +91,9 @@ for id in $(kit_stage_ids); do
 		result $? "stage $id TODO $t: the solution without its answer $why"
 	done
 	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
-		boot_mutant "$id" "$mutants/$id-skeleton" "$STAGE_CHECKS" "mutant-$id-skeleton"
+		# All of the stage's checks but check_commit_charge, which tests the
+		# kernel's accounting rather than the driver (and is the slowest).
+		boot_mutant "$id" "$mutants/$id-skeleton" "${STAGE_CHECKS// check_commit_charge/}" "mutant-$id-skeleton"
 		bad=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^not ok [0-9]+ ')
 		total=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^(not )?ok [0-9]+ ')
 		echo "   skeleton: $bad of its $total checks fail"

@@ -21,11 +21,13 @@ kit_work_dir() {
 	esac
 }
 
-# The folder whose sources make check builds, and "your copy" or
-# "reference solution", tab-separated.
+# The folder whose sources make check builds, and "your copy", "reference
+# solution" (a lab stage) or "kit sources" (the other stages), tab-separated.
 kit_checked_source() {
 	local work
-	if [ "${SOLUTION:-0}" != 1 ] && work=$(kit_work_dir "$1") && [ -d "$work" ]; then
+	if ! work=$(kit_work_dir "$1"); then
+		printf '%s\tkit sources\n' "$(kit_stage_source "$1")"
+	elif [ "${SOLUTION:-0}" != 1 ] && [ -d "$work" ]; then
 		printf '%s\tyour copy\n' "$work"
 	else
 		printf '%s\treference solution\n' "$(kit_stage_source "$1")"
