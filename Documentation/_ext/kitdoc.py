@@ -51,7 +51,7 @@ import re
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import ViewList
-from sphinx.directives.code import container_wrapper
+from sphinx.directives.code import LiteralInclude, container_wrapper
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
@@ -438,6 +438,42 @@ def _in_tree_toctree(app, docname, source):
     source[0] = source[0].replace(IN_TREE_MARKER, block)
 
 
+
+# ---------------------------------------------------------------------------
+# literalinclude with :diff: and paths relative to the kit
+
+class KitLiteralInclude(LiteralInclude):
+    """literalinclude whose :diff: headers name files relative to the kit.
+
+    Sphinx writes the absolute paths of both files into the "---" and "+++"
+    lines of a diff, so the pages would show the builder's directory.
+    """
+
+    def run(self):
+        result = super().run()
+        if 'diff' not in self.options:
+            return result
+        root = os.path.realpath(self.config.kit_root) + os.sep
+
+        def relative(text):
+            lines = []
+            for line in text.split('\n'):
+                if line.startswith(('--- ', '+++ ')):
+                    head, path = line[:4], line[4:]
+                    path = os.path.realpath(path.split('\t')[0])
+                    if path.startswith(root):
+                        line = head + path[len(root):]
+                lines.append(line)
+            return '\n'.join(lines)
+
+        for block in result[0].findall(nodes.literal_block) \
+                if hasattr(result[0], 'findall') else \
+                result[0].traverse(nodes.literal_block):
+            text = relative(block.astext())
+            block.rawsource = text
+            block.children = [nodes.Text(text)]
+        return result
+
 def setup(app):
     app.add_config_value('kit_root', None, 'env')
     app.add_config_value('kit_kernel_tree', None, 'env')
@@ -448,5 +484,6 @@ def setup(app):
     app.add_directive('kit-series', KitSeries)
     app.add_directive('kit-todos', KitTodos)
     app.add_directive('kit-stage-checks', KitStageChecks)
+    app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}

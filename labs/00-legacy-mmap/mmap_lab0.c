@@ -70,7 +70,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
 }
 
 /**
- * mmap_lab0_mmap() - map the buffer into a VMA (legacy .mmap file operation)
+ * mmap_lab_mmap() - map the buffer into a VMA (legacy .mmap file operation)
  * @file: the open device file
  * @vma: the VMA the mm core has just built for this mmap() call
  *
@@ -85,7 +85,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  * does not fit in the buffer; -EPERM for PROT_EXEC; or the error of
  * remap_pfn_range().
  */
-static int mmap_lab0_mmap(struct file *file, struct vm_area_struct *vma)
+static int mmap_lab_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(file);
 	unsigned long size = vma->vm_end - vma->vm_start;
@@ -127,19 +127,19 @@ static int mmap_lab0_mmap(struct file *file, struct vm_area_struct *vma)
 }
 
 /* .owner pins the module while a file or a mapping (vm_file) is open. */
-static const struct file_operations mmap_lab0_fops = {
+static const struct file_operations mmap_lab_fops = {
 	.owner = THIS_MODULE,
 	.read = mmap_lab_read,
 	.write = mmap_lab_write,
 	.llseek = mmap_lab_llseek,
-	.mmap = mmap_lab0_mmap,
+	.mmap = mmap_lab_mmap,
 };
 
-static struct mmap_lab_dev mmap_lab0_dev = {
+static struct mmap_lab_dev mmap_lab_dev = {
 	.misc = {
 		.minor = MISC_DYNAMIC_MINOR,
 		.name = "mmap_lab0",
-		.fops = &mmap_lab0_fops,
+		.fops = &mmap_lab_fops,
 	},
 	.size = MMAP_LAB_BUF_SIZE,
 };
@@ -152,9 +152,9 @@ static void mmap_lab_free_buffer(struct mmap_lab_dev *ldev)
 		__free_page(ldev->pages + i);
 }
 
-static int __init mmap_lab0_init(void)
+static int __init mmap_lab_init(void)
 {
-	struct mmap_lab_dev *ldev = &mmap_lab0_dev;
+	struct mmap_lab_dev *ldev = &mmap_lab_dev;
 	int ret;
 
 	ldev->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, MMAP_LAB_BUF_ORDER);
@@ -169,14 +169,14 @@ static int __init mmap_lab0_init(void)
 		mmap_lab_free_buffer(ldev);
 	return ret;
 }
-module_init(mmap_lab0_init);
+module_init(mmap_lab_init);
 
-static void __exit mmap_lab0_exit(void)
+static void __exit mmap_lab_exit(void)
 {
-	misc_deregister(&mmap_lab0_dev.misc);
-	mmap_lab_free_buffer(&mmap_lab0_dev);
+	misc_deregister(&mmap_lab_dev.misc);
+	mmap_lab_free_buffer(&mmap_lab_dev);
 }
-module_exit(mmap_lab0_exit);
+module_exit(mmap_lab_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mmap lab stage 0: legacy .mmap() with remap_pfn_range()");

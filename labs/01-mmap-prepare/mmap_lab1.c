@@ -80,7 +80,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
 }
 
 /**
- * mmap_lab1_fault() - supply the buffer page behind a faulting address
+ * mmap_lab_fault() - supply the buffer page behind a faulting address
  * @vmf: fault description; vmf->pgoff is the page offset in the device file
  *       (the mmap() offset plus the page index inside the VMA)
  *
@@ -93,7 +93,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  * Return: 0 with vmf->page set, or %VM_FAULT_SIGBUS past the end of the
  * buffer.
  */
-static vm_fault_t mmap_lab1_fault(struct vm_fault *vmf)
+static vm_fault_t mmap_lab_fault(struct vm_fault *vmf)
 {
 	struct mmap_lab_dev *ldev = vmf->vma->vm_private_data;
 
@@ -108,12 +108,12 @@ static vm_fault_t mmap_lab1_fault(struct vm_fault *vmf)
 	return VM_FAULT_SIGBUS;
 }
 
-static const struct vm_operations_struct mmap_lab1_vm_ops = {
-	.fault = mmap_lab1_fault,
+static const struct vm_operations_struct mmap_lab_vm_ops = {
+	.fault = mmap_lab_fault,
 };
 
 /**
- * mmap_lab1_mmap_prepare() - check and describe a new mapping of the buffer
+ * mmap_lab_mmap_prepare() - check and describe a new mapping of the buffer
  * @desc: the mapping to be created; the driver reads the request from it and
  *        writes back flags, vm_ops and private data
  *
@@ -126,7 +126,7 @@ static const struct vm_operations_struct mmap_lab1_vm_ops = {
  * Return: 0 on success; -EINVAL for a MAP_PRIVATE mapping or a range that
  * does not fit in the buffer; -EPERM for PROT_EXEC.
  */
-static int mmap_lab1_mmap_prepare(struct vm_area_desc *desc)
+static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(desc->file);
 
@@ -155,26 +155,26 @@ static int mmap_lab1_mmap_prepare(struct vm_area_desc *desc)
 	desc->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	desc->vm_flags &= ~VM_MAYEXEC;
 
-	/* Nothing is mapped yet: mmap_lab1_fault() maps each page on demand. */
-	desc->vm_ops = &mmap_lab1_vm_ops;
+	/* Nothing is mapped yet: mmap_lab_fault() maps each page on demand. */
+	desc->vm_ops = &mmap_lab_vm_ops;
 	desc->private_data = ldev;
 	return 0;
 }
 
 /* .owner pins the module while a file or a mapping (vm_file) is open. */
-static const struct file_operations mmap_lab1_fops = {
+static const struct file_operations mmap_lab_fops = {
 	.owner = THIS_MODULE,
 	.read = mmap_lab_read,
 	.write = mmap_lab_write,
 	.llseek = mmap_lab_llseek,
-	.mmap_prepare = mmap_lab1_mmap_prepare,
+	.mmap_prepare = mmap_lab_mmap_prepare,
 };
 
-static struct mmap_lab_dev mmap_lab1_dev = {
+static struct mmap_lab_dev mmap_lab_dev = {
 	.misc = {
 		.minor = MISC_DYNAMIC_MINOR,
 		.name = "mmap_lab1",
-		.fops = &mmap_lab1_fops,
+		.fops = &mmap_lab_fops,
 	},
 	.size = MMAP_LAB_BUF_SIZE,
 };
@@ -191,9 +191,9 @@ static void mmap_lab_free_buffer(struct mmap_lab_dev *ldev)
 		__free_page(ldev->pages + i);
 }
 
-static int __init mmap_lab1_init(void)
+static int __init mmap_lab_init(void)
 {
-	struct mmap_lab_dev *ldev = &mmap_lab1_dev;
+	struct mmap_lab_dev *ldev = &mmap_lab_dev;
 	int ret;
 
 	ldev->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, MMAP_LAB_BUF_ORDER);
@@ -208,14 +208,14 @@ static int __init mmap_lab1_init(void)
 		mmap_lab_free_buffer(ldev);
 	return ret;
 }
-module_init(mmap_lab1_init);
+module_init(mmap_lab_init);
 
-static void __exit mmap_lab1_exit(void)
+static void __exit mmap_lab_exit(void)
 {
-	misc_deregister(&mmap_lab1_dev.misc);
-	mmap_lab_free_buffer(&mmap_lab1_dev);
+	misc_deregister(&mmap_lab_dev.misc);
+	mmap_lab_free_buffer(&mmap_lab_dev);
 }
-module_exit(mmap_lab1_exit);
+module_exit(mmap_lab_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mmap lab stage 1: .mmap_prepare() with a fault handler");

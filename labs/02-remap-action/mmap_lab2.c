@@ -77,7 +77,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
 }
 
 /**
- * mmap_lab2_mmap_prepare() - check a new mapping and ask for a full remap
+ * mmap_lab_mmap_prepare() - check a new mapping and ask for a full remap
  * @desc: the mapping to be created; the driver reads the request from it and
  *        writes back flags and the action
  *
@@ -89,7 +89,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  * Return: 0 on success; -EINVAL for a MAP_PRIVATE mapping or a range that
  * does not fit in the buffer; -EPERM for PROT_EXEC.
  */
-static int mmap_lab2_mmap_prepare(struct vm_area_desc *desc)
+static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(desc->file);
 
@@ -123,19 +123,19 @@ static int mmap_lab2_mmap_prepare(struct vm_area_desc *desc)
 }
 
 /* .owner pins the module while a file or a mapping (vm_file) is open. */
-static const struct file_operations mmap_lab2_fops = {
+static const struct file_operations mmap_lab_fops = {
 	.owner = THIS_MODULE,
 	.read = mmap_lab_read,
 	.write = mmap_lab_write,
 	.llseek = mmap_lab_llseek,
-	.mmap_prepare = mmap_lab2_mmap_prepare,
+	.mmap_prepare = mmap_lab_mmap_prepare,
 };
 
-static struct mmap_lab_dev mmap_lab2_dev = {
+static struct mmap_lab_dev mmap_lab_dev = {
 	.misc = {
 		.minor = MISC_DYNAMIC_MINOR,
 		.name = "mmap_lab2",
-		.fops = &mmap_lab2_fops,
+		.fops = &mmap_lab_fops,
 	},
 	.size = MMAP_LAB_BUF_SIZE,
 };
@@ -148,9 +148,9 @@ static void mmap_lab_free_buffer(struct mmap_lab_dev *ldev)
 		__free_page(ldev->pages + i);
 }
 
-static int __init mmap_lab2_init(void)
+static int __init mmap_lab_init(void)
 {
-	struct mmap_lab_dev *ldev = &mmap_lab2_dev;
+	struct mmap_lab_dev *ldev = &mmap_lab_dev;
 	int ret;
 
 	ldev->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, MMAP_LAB_BUF_ORDER);
@@ -165,14 +165,14 @@ static int __init mmap_lab2_init(void)
 		mmap_lab_free_buffer(ldev);
 	return ret;
 }
-module_init(mmap_lab2_init);
+module_init(mmap_lab_init);
 
-static void __exit mmap_lab2_exit(void)
+static void __exit mmap_lab_exit(void)
 {
-	misc_deregister(&mmap_lab2_dev.misc);
-	mmap_lab_free_buffer(&mmap_lab2_dev);
+	misc_deregister(&mmap_lab_dev.misc);
+	mmap_lab_free_buffer(&mmap_lab_dev);
 }
-module_exit(mmap_lab2_exit);
+module_exit(mmap_lab_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mmap lab stage 2: .mmap_prepare() with mmap_action_remap_full()");

@@ -53,7 +53,7 @@ static struct mmap_lab_dev *to_mmap_lab_dev(struct file *file)
 }
 
 /**
- * mmap_lab3_may_split() - refuse to split a mapping of the BAR
+ * mmap_lab_may_split() - refuse to split a mapping of the BAR
  * @vma: the mapping munmap(), mremap() or mprotect() would split
  * @addr: where it would be split
  *
@@ -66,17 +66,17 @@ static struct mmap_lab_dev *to_mmap_lab_dev(struct file *file)
  *
  * Return: -EINVAL, always.
  */
-static int mmap_lab3_may_split(struct vm_area_struct *vma, unsigned long addr)
+static int mmap_lab_may_split(struct vm_area_struct *vma, unsigned long addr)
 {
 	return -EINVAL;
 }
 
-static const struct vm_operations_struct mmap_lab3_vm_ops = {
-	.may_split = mmap_lab3_may_split,
+static const struct vm_operations_struct mmap_lab_vm_ops = {
+	.may_split = mmap_lab_may_split,
 };
 
 /**
- * mmap_lab3_mmap_prepare() - check a new mapping of BAR 0 and ask for an
+ * mmap_lab_mmap_prepare() - check a new mapping of BAR 0 and ask for an
  * uncached I/O remap of it
  * @desc: the mapping to be created; the driver reads the request from it and
  *        writes back flags, page protection and the action
@@ -87,7 +87,7 @@ static const struct vm_operations_struct mmap_lab3_vm_ops = {
  * Return: 0 on success; -EINVAL for a MAP_PRIVATE mapping or a range that
  * does not fit in the BAR; -EPERM for PROT_EXEC.
  */
-static int mmap_lab3_mmap_prepare(struct vm_area_desc *desc)
+static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(desc->file);
 
@@ -105,7 +105,7 @@ static int mmap_lab3_mmap_prepare(struct vm_area_desc *desc)
 
 	desc->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	desc->vm_flags &= ~VM_MAYEXEC;
-	desc->vm_ops = &mmap_lab3_vm_ops;
+	desc->vm_ops = &mmap_lab_vm_ops;
 
 	/*
 	 * Order matters: mmap_action_ioremap_full() copies desc->page_prot
@@ -122,12 +122,12 @@ static int mmap_lab3_mmap_prepare(struct vm_area_desc *desc)
 }
 
 /* .owner pins the module while a file or a mapping (vm_file) is open. */
-static const struct file_operations mmap_lab3_fops = {
+static const struct file_operations mmap_lab_fops = {
 	.owner = THIS_MODULE,
-	.mmap_prepare = mmap_lab3_mmap_prepare,
+	.mmap_prepare = mmap_lab_mmap_prepare,
 };
 
-static int mmap_lab3_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+static int mmap_lab_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct mmap_lab_dev *ldev;
 	int ret;
@@ -157,7 +157,7 @@ static int mmap_lab3_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	ldev->size = pci_resource_len(pdev, MMAP_LAB_BAR);
 	ldev->misc.minor = MISC_DYNAMIC_MINOR;
 	ldev->misc.name = "mmap_lab3";
-	ldev->misc.fops = &mmap_lab3_fops;
+	ldev->misc.fops = &mmap_lab_fops;
 	ldev->misc.parent = &pdev->dev;
 	pci_set_drvdata(pdev, ldev);
 
@@ -169,7 +169,7 @@ static int mmap_lab3_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	return 0;
 }
 
-static void mmap_lab3_remove(struct pci_dev *pdev)
+static void mmap_lab_remove(struct pci_dev *pdev)
 {
 	struct mmap_lab_dev *ldev = pci_get_drvdata(pdev);
 
@@ -177,17 +177,17 @@ static void mmap_lab3_remove(struct pci_dev *pdev)
 	/* The BAR region, the enable count and ldev are released by devres. */
 }
 
-static const struct pci_device_id mmap_lab3_ids[] = {
+static const struct pci_device_id mmap_lab_ids[] = {
 	{ PCI_DEVICE(0x1234, 0x11e8) },	/* QEMU edu */
 	{ }
 };
-MODULE_DEVICE_TABLE(pci, mmap_lab3_ids);
+MODULE_DEVICE_TABLE(pci, mmap_lab_ids);
 
-static struct pci_driver mmap_lab3_driver = {
+static struct pci_driver mmap_lab_driver = {
 	.name = KBUILD_MODNAME,
-	.id_table = mmap_lab3_ids,
-	.probe = mmap_lab3_probe,
-	.remove = mmap_lab3_remove,
+	.id_table = mmap_lab_ids,
+	.probe = mmap_lab_probe,
+	.remove = mmap_lab_remove,
 };
 
 /*
@@ -195,7 +195,7 @@ static struct pci_driver mmap_lab3_driver = {
  * and pci_unregister_driver(). Only one edu device is supported: a second
  * one fails in probe(), as the name mmap_lab3 is taken.
  */
-module_pci_driver(mmap_lab3_driver);
+module_pci_driver(mmap_lab_driver);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mmap lab stage 3: edu BAR 0 with mmap_action_ioremap_full()");

@@ -87,7 +87,7 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  * One counter for the module: the lab has one device, and module parameters
  * live in /sys/module/mmap_lab4/, not with the device.
  */
-static atomic_t mmap_lab4_success_hook_calls = ATOMIC_INIT(0);
+static atomic_t mmap_lab_success_hook_calls = ATOMIC_INIT(0);
 
 static int success_hook_calls_get(char *buffer, const struct kernel_param *kp)
 {
@@ -106,27 +106,27 @@ static const struct kernel_param_ops success_hook_calls_ops = {
 };
 
 module_param_cb(success_hook_calls, &success_hook_calls_ops,
-		&mmap_lab4_success_hook_calls, 0444);
+		&mmap_lab_success_hook_calls, 0444);
 MODULE_PARM_DESC(success_hook_calls,
 		 "number of new mappings completed (read-only)");
 
 /**
- * mmap_lab4_success_hook() - account for a new, fully populated mapping
+ * mmap_lab_success_hook() - account for a new, fully populated mapping
  * @vma: the new VMA, after the remap action filled its page tables
  *
  * Context: process context, mmap write lock held.
  * Return: 0. A non-zero value would make mmap() fail.
  */
-static int mmap_lab4_success_hook(const struct vm_area_struct *vma)
+static int mmap_lab_success_hook(const struct vm_area_struct *vma)
 {
-	/* TODO 1/1: count the new mapping in mmap_lab4_success_hook_calls */
-	atomic_inc(&mmap_lab4_success_hook_calls);
+	/* TODO 1/1: count the new mapping in mmap_lab_success_hook_calls */
+	atomic_inc(&mmap_lab_success_hook_calls);
 	pr_debug("mapped [%#lx, %#lx)\n", vma->vm_start, vma->vm_end);
 	return 0;
 }
 
 /**
- * mmap_lab4_error_hook() - choose the error mmap() reports when the action
+ * mmap_lab_error_hook() - choose the error mmap() reports when the action
  * fails
  * @err: the error of the action (-ENOMEM from the page table allocation,
  *       or from the fail_mmap_action fault injection)
@@ -136,7 +136,7 @@ static int mmap_lab4_success_hook(const struct vm_area_struct *vma)
  * Context: process context, mmap write lock held.
  * Return: -EAGAIN; never 0, the mapping no longer exists.
  */
-static int mmap_lab4_error_hook(int err)
+static int mmap_lab_error_hook(int err)
 {
 	pr_debug("remap action failed (%d), reporting -EAGAIN\n", err);
 	/* TODO 2/1: report -EAGAIN instead of err, whatever err is (never 0) */
@@ -145,7 +145,7 @@ static int mmap_lab4_error_hook(int err)
 }
 
 /**
- * mmap_lab4_mmap_prepare() - check a new mapping, ask for a full remap with
+ * mmap_lab_mmap_prepare() - check a new mapping, ask for a full remap with
  * hooks
  * @desc: the mapping to be created; the driver reads the request from it and
  *        writes back flags and the action with its hooks
@@ -157,7 +157,7 @@ static int mmap_lab4_error_hook(int err)
  * Return: 0 on success; -EINVAL for a MAP_PRIVATE mapping or a range that
  * does not fit in the buffer; -EPERM for PROT_EXEC.
  */
-static int mmap_lab4_mmap_prepare(struct vm_area_desc *desc)
+static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(desc->file);
 
@@ -188,25 +188,25 @@ static int mmap_lab4_mmap_prepare(struct vm_area_desc *desc)
 	 * touch them, so the order of these lines does not matter.
 	 */
 	/* TODO 3/2: install both hooks in desc->action */
-	desc->action.success_hook = mmap_lab4_success_hook;
-	desc->action.error_hook = mmap_lab4_error_hook;
+	desc->action.success_hook = mmap_lab_success_hook;
+	desc->action.error_hook = mmap_lab_error_hook;
 	return 0;
 }
 
 /* .owner pins the module while a file or a mapping (vm_file) is open. */
-static const struct file_operations mmap_lab4_fops = {
+static const struct file_operations mmap_lab_fops = {
 	.owner = THIS_MODULE,
 	.read = mmap_lab_read,
 	.write = mmap_lab_write,
 	.llseek = mmap_lab_llseek,
-	.mmap_prepare = mmap_lab4_mmap_prepare,
+	.mmap_prepare = mmap_lab_mmap_prepare,
 };
 
-static struct mmap_lab_dev mmap_lab4_dev = {
+static struct mmap_lab_dev mmap_lab_dev = {
 	.misc = {
 		.minor = MISC_DYNAMIC_MINOR,
 		.name = "mmap_lab4",
-		.fops = &mmap_lab4_fops,
+		.fops = &mmap_lab_fops,
 	},
 	.size = MMAP_LAB_BUF_SIZE,
 };
@@ -219,9 +219,9 @@ static void mmap_lab_free_buffer(struct mmap_lab_dev *ldev)
 		__free_page(ldev->pages + i);
 }
 
-static int __init mmap_lab4_init(void)
+static int __init mmap_lab_init(void)
 {
-	struct mmap_lab_dev *ldev = &mmap_lab4_dev;
+	struct mmap_lab_dev *ldev = &mmap_lab_dev;
 	int ret;
 
 	ldev->pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, MMAP_LAB_BUF_ORDER);
@@ -236,14 +236,14 @@ static int __init mmap_lab4_init(void)
 		mmap_lab_free_buffer(ldev);
 	return ret;
 }
-module_init(mmap_lab4_init);
+module_init(mmap_lab_init);
 
-static void __exit mmap_lab4_exit(void)
+static void __exit mmap_lab_exit(void)
 {
-	misc_deregister(&mmap_lab4_dev.misc);
-	mmap_lab_free_buffer(&mmap_lab4_dev);
+	misc_deregister(&mmap_lab_dev.misc);
+	mmap_lab_free_buffer(&mmap_lab_dev);
 }
-module_exit(mmap_lab4_exit);
+module_exit(mmap_lab_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("mmap lab stage 4: remap action with success and error hooks");
