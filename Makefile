@@ -6,7 +6,8 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := all
 
 TOP      := $(CURDIR)
-BUILD    := $(TOP)/build
+# Not configurable: the scripts find their outputs under build/ too.
+override BUILD := $(TOP)/build
 TARBALL  := /usr/src/linux-source-6.12.tar.xz
 KSRC     := $(BUILD)/linux
 KOBJ     := $(BUILD)/kernel

@@ -2,11 +2,12 @@
 # Static checks as TAP, before any guest boots: checkpatch on every patch, lab
 # solution and the example driver; every skeleton compiled; shellcheck on every
 # script; the kernel's VMA userland tests; the patched porting.rst and vfs.rst
-# rendered by the kernel's own docs build. Writes build/logs/static.result.
+# rendered by the kernel's own docs build; the example driver's rename script.
+# Writes build/logs/static.result.
 # Usage: check-static.sh KERNEL_SRC KERNEL_OBJ
 set -uo pipefail
 
-src=$(realpath "$1")
+src=$(realpath "$1") kobj=$(realpath "$2")
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 mkdir -p build/logs
@@ -52,7 +53,15 @@ for d in labs/[0-9][0-9]-*; do
 	rm -f build/logs/skeleton.tmp.c
 	result "$rc" "skeleton of $name was generated and compiles"
 done
-out=$(shellcheck -x qemu/*.sh scripts/*.sh .ci/run 2>&1)
+# The adaptation guide's rename (Documentation/labs/example-driver.rst):
+# the renamed copy builds against the kit kernel, under the new name.
+rm -rf build/logs/rename-test
+out=$(example-driver/rename.sh mydrv build/logs/rename-test/mydrv 2>&1 &&
+	make -s -C "$kobj" M="$top/build/logs/rename-test/mydrv" modules 2>&1 &&
+	[ "$(modinfo -F name build/logs/rename-test/mydrv/mydrv.ko)" = mydrv ] &&
+	! grep -q mmap_example build/logs/rename-test/mydrv/mydrv.c)
+result $? "example-driver/rename.sh mydrv: the copy builds as module mydrv" "$out"
+out=$(shellcheck -x qemu/*.sh scripts/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
 out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?
