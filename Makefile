@@ -86,7 +86,7 @@ vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tre
 check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests, kernel docs as TAP
 	@scripts/check-static.sh $(KSRC) $(KOBJ)
 
-check-loop: $(KERNEL_STAMP) checker ## replay the learner's loop (start, check, paste each TODO, diff) on STAGE=N (default 1)
+check-loop: $(KERNEL_STAMP) checker ## replay the learner's loop (start, check, boot, paste each TODO, diff) on STAGE=N (default 1)
 	@scripts/check-learner-loop.sh $(if $(STAGE),$(STAGE),1)
 
 record-loop: $(KERNEL_STAMP) checker ## as check-loop, and record its outputs for the labs pages
@@ -112,11 +112,11 @@ endif
 
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
 	@test -n "$(STAGE)" || { echo "usage: make boot STAGE=N (one of: $(STAGES))" >&2; exit 2; }
-	@qemu/make-initramfs.sh "$$(qemu/stages.sh dir $(STAGE))/stage.conf" $(BUILD)/modules/$(STAGE) \
+	@qemu/make-initramfs.sh "$$(qemu/stages.sh conf $(STAGE))" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
 	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
 	@qemu/boot.sh $(KOBJ)/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
-		"$$(STAGE_CMDLINE=; . "$$(qemu/stages.sh dir $(STAGE))/stage.conf"; echo "$$STAGE_CMDLINE")"
+		"$$(qemu/stages.sh get $(STAGE) STAGE_CMDLINE)"
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
 	@scripts/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)

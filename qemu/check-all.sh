@@ -35,13 +35,12 @@ for id in static todos loop "${stages[@]}"; do
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
 	todos) title="TODO mutation proof (each answer removed alone)" ;;
-	loop) title="learner's loop replayed (start, check, diff)" ;;
+	loop) title="learner's loop replayed (start, check, boot, diff)" ;;
 	esac
 	if [ -n "$title" ]; then
 		[ "$with_static" = 1 ] || continue
 	else
-		# shellcheck source=/dev/null
-		title=$(STAGE_TITLE=""; . "$(kit_stage_dir "$id")/stage.conf"; echo "$STAGE_TITLE")
+		title=$(kit_stage_get "$id" STAGE_TITLE)
 	fi
 	if [ -f "$logs/$id.result" ]; then
 		read -r _ p f s secs <"$logs/$id.result"

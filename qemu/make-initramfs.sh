@@ -6,6 +6,8 @@ set -euo pipefail
 
 stage_conf=$1 module_dir=$2 checker_dir=$3 output=$4
 here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/stages.sh"
 busybox=/bin/busybox
 if ! "$busybox" --list >/dev/null 2>&1; then
 	echo "error: $busybox missing; install busybox-static (make packages)" >&2
@@ -27,18 +29,18 @@ cp "$here/guest-init.sh" "$root/init"
 chmod 755 "$root/init"
 cp "$stage_conf" "$root/etc/stage.conf"
 
-# shellcheck source=/dev/null
-. "$stage_conf"
+modules=$(kit_conf_get "$stage_conf" STAGE_MODULES)
+checks=$(kit_conf_get "$stage_conf" STAGE_CHECKS)
 # /etc/module-params: "MODULE PARAMETER" for every parameter of every module,
 # so the guest can load each module once with each parameter set.
 : >"$root/etc/module-params"
-for module in $STAGE_MODULES; do
+for module in $modules; do
 	ko="$module_dir/$module.ko"
 	[ -f "$ko" ] || { echo "error: $ko was not built" >&2; exit 1; }
 	cp "$ko" "$root/lib/modules/"
 	modinfo -F parm "$ko" | sed -n "s/^\([A-Za-z0-9_]*\):.*/$module \1/p" >>"$root/etc/module-params"
 done
-for check in $STAGE_CHECKS; do
+for check in $checks; do
 	[ -x "$checker_dir/$check" ] || { echo "error: checker $checker_dir/$check was not built" >&2; exit 1; }
 	cp "$checker_dir/$check" "$root/usr/bin/"
 done

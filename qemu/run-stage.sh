@@ -16,9 +16,9 @@ here=$(dirname "$(realpath "$0")")
 kit_require_stage "$id"
 dir=$(kit_stage_dir "$id")
 conf=${KIT_STAGE_CONF:-$dir/stage.conf}
-STAGE_TITLE='' STAGE_EXPECT='' STAGE_CMDLINE=''
-# shellcheck source=/dev/null
-. "$conf"
+title=$(kit_conf_get "$conf" STAGE_TITLE)
+expect=$(kit_conf_get "$conf" STAGE_EXPECT)
+cmdline=$(kit_conf_get "$conf" STAGE_CMDLINE)
 run=${KIT_RUN_NAME:-$id}
 
 logs="$kit_root/build/logs"
@@ -28,11 +28,11 @@ initrd="$kit_root/build/initramfs/$run.cpio.gz"
 rm -rf "$out" && mkdir -p "$out"
 
 "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$kit_root/build/modules/$id}" "$checker" "$initrd"
-echo "# stage $id: $STAGE_TITLE"
+echo "# stage $id: $title"
 echo "# booting (TCG); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
 boot_rc=0
-"$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "${STAGE_CMDLINE:-}" || boot_rc=$?
+"$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "$cmdline" || boot_rc=$?
 seconds=$(echo "$(date +%s.%N) - $start" | bc)
 seconds=$(printf '%.1f' "$seconds")
 echo "# stage $id: guest finished in ${seconds}s (exit $boot_rc)"
@@ -67,7 +67,7 @@ harness_test "$done_rc" "$id: guest ran every check and powered off (no timeout,
 
 scan_rc=0
 found=$("$here/scan-kernel-log.sh" "$log") || scan_rc=$?
-if [ "${STAGE_EXPECT:-pass}" = fail ]; then
+if [ "${expect:-pass}" = fail ]; then
 	# The harness self-test: a clean log here means the scanner is broken.
 	if [ "$scan_rc" != 0 ]; then
 		echo "# planted warning found, as expected:"

@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
-# The list of stages and where each one lives. Sourced by the other scripts;
-# run directly: `stages.sh list` prints the ids, `stages.sh dir ID` the folder.
+# The list of stages, where each one lives, and the one reader of their
+# stage.conf files. Sourced by the other scripts; run directly:
+#   stages.sh list                 the ids, in the order make check runs them
+#   stages.sh dir ID               the stage's folder
+#   stages.sh source ID            the folder whose sources build its modules
+#   stages.sh conf ID              its stage.conf
+#   stages.sh get ID VAR           the value of VAR in its stage.conf
+#   stages.sh get-file CONF VAR    the value of VAR in the stage.conf file CONF
+#   stages.sh check ID             fails, listing the valid ids, on an unknown ID
 # A lab stage is any labs/NN-name/ with a stage.conf: its id is NN without the
 # leading zero. Adding a stage is adding a folder.
 
@@ -38,17 +45,70 @@ kit_stage_dir() {
 	esac
 }
 
+# The stage.conf of stage ID.
+kit_stage_conf() {
+	local dir
+	dir=$(kit_stage_dir "$1") || return 1
+	echo "$dir/stage.conf"
+}
+
+# The value of VAR (a STAGE_* or MMAP_LAB_* variable) in the stage.conf file
+# CONF; empty when the file does not set it. Every host-side reader of a
+# stage.conf comes here (the docs build too, through `stages.sh get-file`).
+# The file is a shell fragment (labs/README.md), so it is sourced, in a
+# subshell, with VAR unset first: a value never leaks in from the caller's
+# environment. (The guest, which has no bash, sources its copy itself:
+# qemu/guest-init.sh.)
+kit_conf_get() { # CONF VAR
+	case "$2" in
+	STAGE_[A-Z0-9_]* | MMAP_LAB_[A-Z0-9_]*) ;;
+	*)
+		echo "error: '$2' is not a stage.conf variable (STAGE_* or MMAP_LAB_*)" >&2
+		return 2
+		;;
+	esac
+	if [ ! -f "$1" ]; then
+		echo "error: $1: no such stage.conf" >&2
+		return 1
+	fi
+	(
+		unset "$2"
+		# shellcheck source=/dev/null
+		. "$1"
+		printf '%s\n' "${!2-}"
+	)
+}
+
+kit_stage_get() { # ID VAR
+	local conf
+	conf=$(kit_stage_conf "$1") || return 1
+	kit_conf_get "$conf" "$2"
+}
+
+# Write to OUT a copy of the stage.conf file CONF with some variables set
+# otherwise (VAR=VALUE words): the copy ends with the new assignments, which
+# win when it is sourced. How the harness runs a stage with other checks or
+# modules (the TODO mutants, make check-stock) without editing its file.
+kit_conf_override() { # CONF OUT VAR=VALUE...
+	local conf=$1 out=$2 assignment value
+	shift 2
+	{
+		cat "$conf"
+		echo "# Overridden for this run:"
+		for assignment; do
+			value=${assignment#*=}
+			printf "%s='%s'\n" "${assignment%%=*}" "${value//\'/\'\\\'\'}"
+		done
+	} >"$out"
+}
+
 # The folder whose sources build the stage's modules (STAGE_SOURCE, relative
 # to the repository root, or the stage folder itself).
 kit_stage_source() {
-	local dir
+	local dir from
 	dir=$(kit_stage_dir "$1") || return 1
-	(
-		STAGE_SOURCE=
-		# shellcheck source=/dev/null
-		. "$dir/stage.conf"
-		if [ -n "$STAGE_SOURCE" ]; then echo "$kit_root/$STAGE_SOURCE"; else echo "$dir"; fi
-	)
+	from=$(kit_stage_get "$1" STAGE_SOURCE) || return 1
+	if [ -n "$from" ]; then echo "$kit_root/$from"; else echo "$dir"; fi
 }
 
 kit_require_stage() {
@@ -64,7 +124,13 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	list) kit_stage_ids ;;
 	dir) kit_require_stage "$2"; kit_stage_dir "$2" ;;
 	source) kit_require_stage "$2"; kit_stage_source "$2" ;;
+	conf) kit_require_stage "$2"; kit_stage_conf "$2" ;;
+	get) kit_require_stage "$2"; kit_stage_get "$2" "$3" ;;
+	get-file) kit_conf_get "$2" "$3" ;;
 	check) kit_require_stage "$2" ;;
-	*) echo "usage: $0 list | dir ID | source ID | check ID" >&2; exit 2 ;;
+	*)
+		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | check ID" >&2
+		exit 2
+		;;
 	esac
 fi

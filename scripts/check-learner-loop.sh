@@ -3,6 +3,7 @@
 # its own (KIT_WORK_DIR=build/learner-loop/work), as a learner would:
 #   make start STAGE=N          the copy exists, a second start refuses
 #   make check STAGE=N          checks the copy, fails, names the TODOs left
+#   make boot STAGE=N           fed from a pipe: the guest runs that same module
 #   paste TODO 1, make check    TODO 1's named checks now pass; and so on
 #   make check STAGE=N          passes once every answer is in
 #   make diff STAGE=N           the copy is the solution
@@ -20,14 +21,16 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 # shellcheck source=scripts/learner-copy.sh
 . scripts/learner-copy.sh
+# shellcheck source=scripts/stage-todos.sh
+. scripts/stage-todos.sh
+# shellcheck source=scripts/replay-boot.sh
+. scripts/replay-boot.sh
 area="$top/build/learner-loop"
 export KIT_WORK_DIR="$area/work"
 rm -rf "$area" && mkdir -p "$area"
 lab=$(kit_stage_dir "$id")
 work=$(kit_work_dir "$id")
 src=$(basename "$(ls "$lab"/*.c)")
-# shellcheck source=/dev/null
-STAGE_TODO_CHECKS='' && . "$lab/stage.conf"
 passed=0 failed=0 n=0
 result() { # RC DESCRIPTION
 	n=$((n + 1))
@@ -54,11 +57,30 @@ rc=$?
 result $? "the untouched copy fails make check STAGE=$id"
 head -n 1 "$area/failing.txt" | grep -q "checking ${work#"$top"/}/$src (your copy)"
 result $? "the first line names the learner's file: $(head -n 1 "$area/failing.txt")"
-todos=$(grep -ho 'TODO [0-9]*/' "$lab"/*.c | tr -dc '0-9\n' | sort -n | uniq | tr '\n' ' ')
+todos=$(kit_stage_todos "$id" | tr '\n' ' ')
 grep -q "TODOs left: $(for t in $todos; do printf '%s (line [0-9]*), ' "$t"; done | sed 's/, $//')" "$area/failing.txt"
 result $? "make check lists every TODO as left: $(grep -o 'TODOs left: .*' "$area/failing.txt")"
 grep -qE '^1 .*your copy$' "$area/failing.txt"
 result $? "the summary table says the learner's copy was checked"
+
+# make boot STAGE=N, its console fed from a pipe: the guest must run the very
+# module make check just built from the untouched copy (not the solution),
+# and one of the stage's checkers must give there what make check reported.
+module=$(kit_stage_get "$id" STAGE_MODULES | awk '{ print $NF }')
+program=$(kit_stage_get "$id" STAGE_CHECKS | awk '{ print $1 }')
+checked_md5=$(md5sum <"$top/build/modules/$id/$module.ko" | cut -d ' ' -f 1)
+scripts/replay-boot.sh "$id" "$area/boot.txt" "cat /proc/modules" \
+	"md5sum /lib/modules/$module.ko" "$program" 2>"$area/boot-errors.txt"
+result $? "make boot STAGE=$id, fed from a pipe, boots to its shell and powers off on exit"
+grep -q "checking ${work#"$top"/}/$src (your copy)" "$area/boot.txt" &&
+	boot_section "$area/boot.txt" 1 | grep -q "^$module .* Live"
+result $? "make boot STAGE=$id builds the learner's copy and the guest has $module loaded"
+booted_md5=$(boot_section "$area/boot.txt" 2 | awk -v ko="/lib/modules/$module.ko" '$2 == ko { print $1 }')
+[ -n "$booted_md5" ] && [ "$booted_md5" = "$checked_md5" ]
+result $? "the guest's $module.ko is the one make check STAGE=$id built"
+boot_results=$(boot_section "$area/boot.txt" 3 | grep -E '^(not )?ok ')
+[ -n "$boot_results" ] && [ "$boot_results" = "$(grep -E '^(not )?ok ' "$top/build/logs/$id/$program.tap")" ]
+result $? "$program in the booted guest gives make check's results ($(echo "$boot_results" | grep -c '^not ok') failing)"
 
 answered=
 for t in $todos; do
@@ -71,7 +93,7 @@ for t in $todos; do
 		cp "$lab/$src" "$work/$src"
 	fi
 	check "$area/after-todo$t.txt"
-	checks=$(echo "$STAGE_TODO_CHECKS" | tr ' ' '\n' | sed -n "s/^$t=//p" | tr ',' ' ')
+	checks=$(kit_todo_checks "$id" "$t")
 	ok=0
 	for c in $checks; do test_passed "$c" || ok=1; done
 	[ -n "$checks" ] || ok=1

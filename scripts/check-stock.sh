@@ -9,6 +9,8 @@ set -euo pipefail
 
 tarball=$1 fragment=$2 work=$3 kit_kobj=$4 checker=$5
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=qemu/stages.sh
+. "$top/qemu/stages.sh"
 mkdir -p "$work"
 work=$(realpath "$work")
 if [ ! -f "$work/.stamp-source" ]; then
@@ -26,10 +28,8 @@ cp "$top"/labs/intree/*.c "$top/labs/intree/Kbuild" "$mods/"
 make -s -C "$work/kernel" M="$mods" KIT_STOCK=1 modules
 conf="$work/intree-stock.conf"
 # No probe device on stock: check_commit_charge's device variant skips.
-sed -e 's/^STAGE_MODULES=.*/STAGE_MODULES="kit_relay_probe"/' \
-	-e 's/^STAGE_CHECKS=.*/STAGE_CHECKS="check_intree check_commit_charge"/' \
-	-e 's/^MMAP_LAB_DEVICE=.*/MMAP_LAB_DEVICE=/' \
-	"$top/labs/intree/stage.conf" >"$conf"
+kit_conf_override "$top/labs/intree/stage.conf" "$conf" STAGE_MODULES=kit_relay_probe \
+	STAGE_CHECKS="check_intree check_commit_charge" MMAP_LAB_DEVICE=
 echo ">> in-tree checks on stock 6.12"
 KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$mods" KIT_RUN_NAME=intree-stock \
 	"$top/qemu/run-stage.sh" "$work/kernel" "$checker" intree >/dev/null || true

@@ -14,8 +14,8 @@ set -uo pipefail
 
 kobj=$(realpath "$1") checker=$(realpath "$2")
 here=$(dirname "$(realpath "$0")")
-# shellcheck source=qemu/stages.sh
-. "$here/../qemu/stages.sh"
+# shellcheck source=scripts/stage-todos.sh
+. "$here/stage-todos.sh"
 logs="$kit_root/build/logs"
 mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
@@ -52,7 +52,7 @@ build_mutant() {
 # Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
 boot_mutant() {
 	local conf="$2/stage.conf"
-	sed -e "s/^STAGE_CHECKS=.*/STAGE_CHECKS=\"$3\"/" "$(kit_stage_dir "$1")/stage.conf" >"$conf"
+	kit_conf_override "$(kit_stage_conf "$1")" "$conf" STAGE_CHECKS="$3"
 	KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$2" KIT_RUN_NAME="$4" \
 		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$1" >/dev/null 2>&1
 	return 0
@@ -61,14 +61,12 @@ boot_mutant() {
 for id in $(kit_stage_ids); do
 	dir=$(kit_stage_dir "$id")
 	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
-	STAGE_TODO_CHECKS='' STAGE_CHECKS=''
-	# shellcheck source=/dev/null
-	. "$dir/stage.conf"
-	markers=$(grep -ho 'TODO [0-9]*/' "$dir"/*.c | tr -dc '0-9\n' | sort -n | uniq)
+	stage_checks=$(kit_stage_get "$id" STAGE_CHECKS)
+	markers=$(kit_stage_todos "$id")
 	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton"
 	printf '   %-6s %-70s %s\n' TODO "named checks" "fails without the answer"
 	for t in $markers; do
-		checks=$(echo "$STAGE_TODO_CHECKS" | tr ' ' '\n' | sed -n "s/^$t=//p" | tr ',' ' ')
+		checks=$(kit_todo_checks "$id" "$t")
 		verdict=no why=
 		if [ -z "$checks" ]; then
 			why="no checks named in STAGE_TODO_CHECKS"
@@ -93,7 +91,7 @@ for id in $(kit_stage_ids); do
 	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
 		# All of the stage's checks but check_commit_charge, which tests the
 		# kernel's accounting rather than the driver (and is the slowest).
-		boot_mutant "$id" "$mutants/$id-skeleton" "${STAGE_CHECKS// check_commit_charge/}" "mutant-$id-skeleton"
+		boot_mutant "$id" "$mutants/$id-skeleton" "${stage_checks// check_commit_charge/}" "mutant-$id-skeleton"
 		bad=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^not ok [0-9]+ ')
 		total=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^(not )?ok [0-9]+ ')
 		echo "   skeleton: $bad of its $total checks fail"

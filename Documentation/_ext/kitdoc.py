@@ -47,6 +47,7 @@
 
 import os
 import re
+import subprocess
 
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -337,7 +338,8 @@ class KitTodos(_KitDirective):
         proof = {}
         if os.path.isfile(conf):
             self.env.note_dependency(conf)
-            for word in _stage_conf(conf).get('STAGE_TODO_CHECKS', '').split():
+            root = self.config.kit_root
+            for word in _stage_conf_get(root, conf, 'STAGE_TODO_CHECKS').split():
                 n, _, checks = word.partition('=')
                 proof[int(n)] = checks.split(',')
         # Exercise numbers are shown as written in the source, not renumbered.
@@ -367,17 +369,13 @@ class KitTodos(_KitDirective):
 TEST_RE = re.compile(r'^\s*TEST_F\(\s*(\w+)\s*,\s*(\w+)\s*\)', re.M)
 
 
-def _stage_conf(path):
-    """The VAR="value" assignments of a stage.conf (a shell fragment)."""
-    values = {}
-    for line in _read(path).splitlines():
-        m = re.match(r'^\s*([A-Z_][A-Z0-9_]*)=(.*)$', line)
-        if m:
-            value = m.group(2).strip()
-            if len(value) >= 2 and value[0] == value[-1] and value[0] in '"\'':
-                value = value[1:-1]
-            values[m.group(1)] = value
-    return values
+def _stage_conf_get(kit_root, path, var):
+    """The value of var in a stage.conf, from the kit's one reader of the
+    format (a shell fragment): qemu/stages.sh get-file."""
+    reader = os.path.join(kit_root, 'qemu', 'stages.sh')
+    done = subprocess.run([reader, 'get-file', path, var], check=True,
+                          stdout=subprocess.PIPE, text=True)
+    return done.stdout.rstrip('\n')
 
 
 class KitStageChecks(_KitDirective):
@@ -391,8 +389,7 @@ class KitStageChecks(_KitDirective):
         if not os.path.isfile(path):
             return self.fail('kit-stage-checks: %s does not exist' % rel)
         self.env.note_dependency(path)
-        conf = _stage_conf(path)
-        checks = conf.get('STAGE_CHECKS', '').split()
+        checks = _stage_conf_get(root, path, 'STAGE_CHECKS').split()
         if not checks:
             return self.fail('kit-stage-checks: no STAGE_CHECKS in %s' % rel)
         blist = nodes.bullet_list(bullet='-')

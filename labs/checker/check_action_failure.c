@@ -3,7 +3,8 @@
  * check_action_failure - when the mmap action fails after the VMA was
  * created, the mm core unmaps it and userspace sees the stage's errno.
  *
- * Environment: MMAP_LAB_ACTION (none: every test skips), MMAP_LAB_ACTION_ERRNO,
+ * Environment: MMAP_LAB_ACTION (none: every test skips; else remap, ioremap
+ * or map_kernel_pages), MMAP_LAB_ACTION_ERRNO,
  * MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0, MMAP_LAB_MAP_SIZE), and
  * MMAP_LAB_HOOK_COUNTER (optional here: empty or unset = no success hook).
  *
@@ -13,7 +14,7 @@
  * and times=1 plus /proc/self/make-it-fail=1 only around the one mmap() that
  * must fail. The teardown writes times=0 and make-it-fail=0.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 FIXTURE(inject)
 {
@@ -38,9 +39,10 @@ FIXTURE_SETUP(inject)
 	if (!strcmp(action, "none"))
 		SKIP(return, "MMAP_LAB_ACTION=none: this stage's mmap has no "
 		     "action that could fail");
-	ASSERT_TRUE(!strcmp(action, "remap") || !strcmp(action, "ioremap")) {
-		TH_LOG("MMAP_LAB_ACTION=\"%s\": expected none, remap or ioremap",
-		       action);
+	ASSERT_TRUE(!strcmp(action, "remap") || !strcmp(action, "ioremap") ||
+		    !strcmp(action, "map_kernel_pages")) {
+		TH_LOG("MMAP_LAB_ACTION=\"%s\": expected none, remap, ioremap "
+		       "or map_kernel_pages", action);
 	}
 	LAB_ENV_ERRNO(self->err, "MMAP_LAB_ACTION_ERRNO");
 	LAB_ENV_REQUIRED(self->dev, "MMAP_LAB_DEVICE");
@@ -58,7 +60,7 @@ FIXTURE_SETUP(inject)
 	if (!lab_path_exists(LAB_FI_DIR))
 		SKIP(return, "kernel lacks fail_mmap_action (no " LAB_FI_DIR
 		     "; CONFIG_FAIL_MMAP_ACTION=y in the kit kernel)");
-	for (i = 0; i < ARRAY_SIZE(lab_fi_attrs); i++) {
+	for (i = 0; lab_fi_attrs[i]; i++) {
 		snprintf(path, sizeof(path), "%s/%s", LAB_FI_DIR, lab_fi_attrs[i]);
 		ASSERT_TRUE(lab_path_exists(path)) {
 			TH_LOG("%s is missing: not a fault-injection attribute "

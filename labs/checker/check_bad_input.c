@@ -18,7 +18,7 @@
  *    on 64-bit: the largest pgoff the syscall can pass is ULONG_MAX >> 12);
  *  - everything else that goes past the region: the driver, EINVAL.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 FIXTURE(bad)
 {

@@ -28,7 +28,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <linux/userfaultfd.h>
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #ifndef __NR_memfd_secret
 #define __NR_memfd_secret 447
@@ -113,38 +113,38 @@ static long meminfo_kb(const char *field)
 }
 
 /*
- * (Re)create the private writable anonymous mapping at self->area (anywhere
- * the first time) and, with touch, write to one page of every 64 KiB of it
- * (the charge is taken at mmap() time either way; the writes give it real
- * pages without faulting in all 16384 of them under TCG).
+ * (Re)create the private writable anonymous mapping at *area (anywhere the
+ * first time, when it is MAP_FAILED) and, with touch, write to one page of
+ * every 64 KiB of it (the charge is taken at mmap() time either way; the
+ * writes give it real pages without faulting in all 16384 of them under TCG).
  */
-static bool map_written_anon(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(charge) *self, bool touch)
+static bool map_written_anon(struct __test_metadata *_metadata, char **area,
+			     unsigned long page, bool touch)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	unsigned long off;
 	char *p;
 
-	if (self->area != MAP_FAILED)
+	if (*area != MAP_FAILED)
 		flags |= MAP_FIXED;
-	p = mmap(self->area == MAP_FAILED ? NULL : self->area, ANON_LEN,
+	p = mmap(*area == MAP_FAILED ? NULL : *area, ANON_LEN,
 		 PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		TH_LOG("mmap() of %lu MiB private anonymous memory: %s",
 		       ANON_LEN >> 20, strerror(errno));
 		return false;
 	}
-	self->area = p;
-	for (off = 0; touch && off < ANON_LEN; off += 16 * self->page)
+	*area = p;
+	for (off = 0; touch && off < ANON_LEN; off += 16 * page)
 		p[off] = 1;
 	return true;
 }
 
-/* MAP_FIXED | MAP_PRIVATE, writable, of the file over the playground. */
-static void *map_fixed_private(FIXTURE_DATA(charge) *self, unsigned long len)
+/* MAP_FIXED | MAP_PRIVATE, writable, of file fd over the playground area. */
+static void *map_fixed_private(char *area, int fd, unsigned long len)
 {
-	return lab_sys_mmap(self->area, len, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_FIXED, self->fd, 0);
+	return lab_sys_mmap(area, len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_FIXED, fd, 0);
 }
 
 /* How many bytes of [start, start + len) the VMAs in /proc/self/maps cover. */
@@ -181,8 +181,8 @@ TEST_F(charge, refused_map_fixed_charge_delta_zero)
 	covered_now(0, 0);
 	before = meminfo_kb("Committed_AS:");
 	for (i = 0; i < 10; i++) {
-		ASSERT_TRUE(map_written_anon(_metadata, self, true));
-		ASSERT_EQ(MAP_FAILED, map_fixed_private(self, ANON_LEN)) {
+		ASSERT_TRUE(map_written_anon(_metadata, &self->area, self->page, true));
+		ASSERT_EQ(MAP_FAILED, map_fixed_private(self->area, self->fd, ANON_LEN)) {
 			TH_LOG("the file accepted a private writable mapping");
 		}
 		ASSERT_EQ(EINVAL, errno);
@@ -212,8 +212,8 @@ TEST_F(charge, strict_overcommit_holds_after_100_refusals)
 	self->overcommit = v;
 	ASSERT_EQ(0, lab_write_file(OVERCOMMIT, "2"));
 	for (i = 0; i < 100; i++) {
-		ASSERT_TRUE(map_written_anon(_metadata, self, false));
-		ASSERT_EQ(MAP_FAILED, map_fixed_private(self, ANON_LEN));
+		ASSERT_TRUE(map_written_anon(_metadata, &self->area, self->page, false));
+		ASSERT_EQ(MAP_FAILED, map_fixed_private(self->area, self->fd, ANON_LEN));
 		ASSERT_EQ(EINVAL, errno);
 	}
 	ASSERT_EQ(0, munmap(self->area, ANON_LEN));
@@ -305,7 +305,7 @@ TEST_F(charge, uffd_unmap_event_matches_what_was_unmapped)
 		TH_LOG("UFFDIO_API with UFFD_FEATURE_EVENT_UNMAP: %s",
 		       strerror(errno));
 	}
-	ASSERT_TRUE(map_written_anon(_metadata, self, false));
+	ASSERT_TRUE(map_written_anon(_metadata, &self->area, self->page, false));
 	start = (unsigned long)self->area;
 	/*
 	 * Populate the pages before registering them: a missing-page fault
@@ -322,7 +322,7 @@ TEST_F(charge, uffd_unmap_event_matches_what_was_unmapped)
 	ASSERT_EQ(0, pipe(m.stop));
 	ASSERT_EQ(0, pthread_create(&thread, NULL, uffd_monitor_thread, &m));
 
-	ASSERT_EQ(MAP_FAILED, map_fixed_private(self, len));
+	ASSERT_EQ(MAP_FAILED, map_fixed_private(self->area, self->fd, len));
 	ASSERT_EQ(EINVAL, errno);
 
 	ASSERT_EQ(1, write(m.stop[1], "x", 1));

@@ -8,7 +8,7 @@
  * Each test uses a pattern seeded by its own pid, so a stale buffer left by
  * an earlier run can never make a broken path look right.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 FIXTURE(data)
 {

@@ -14,7 +14,7 @@
  * and after munmap() the list is back to what it was. Splitting the mapping
  * (a partial munmap()) is refused: on 6.12 it would leak that reservation.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #include <dirent.h>
 #include <time.h>

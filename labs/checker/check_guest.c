@@ -5,7 +5,7 @@
  *
  * Environment: MMAP_LAB_MODULE.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #include <sys/sysmacros.h>
 

@@ -7,7 +7,7 @@
  * empty: the stage has no hook and every test skips; unset: failure),
  * MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0, MMAP_LAB_MAP_SIZE).
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #define N_MAPPINGS 8
 

@@ -38,7 +38,7 @@
 #include <sys/shm.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #ifndef __NR_memfd_secret
 #define __NR_memfd_secret 447
@@ -210,7 +210,7 @@ TEST_F(intree, secretmem_maps_and_reads_back)
 	ASSERT_EQ(0x11, p[0]);
 	ASSERT_EQ(0x22, p[self->page - 1]);
 	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
-	ASSERT_TRUE(strstr(flags, "dd") != NULL) {
+	ASSERT_NE(NULL, strstr(flags, "dd")) {
 		TH_LOG("secretmem VmFlags lack dd (VM_DONTDUMP): %s", flags);
 	}
 }

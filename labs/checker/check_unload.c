@@ -9,7 +9,7 @@
  * The tests run in order. What existed when the program started is recorded
  * before the first test, so "X is gone" can only pass if X was there.
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 static struct {
 	bool sysfs;		/* /sys/module/<name> existed */

@@ -9,7 +9,7 @@
  * pf = VM_PFNMAP, io = VM_IO, dd = VM_DONTDUMP, de = VM_DONTEXPAND,
  * me = VM_MAYEXEC, ex = VM_EXEC, sh = VM_SHARED, ...
  */
-#include "lab_util.h"
+#include "lab_harness.h"
 
 #include <sys/statvfs.h>
 
