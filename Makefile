@@ -11,6 +11,9 @@ override BUILD := $(TOP)/build
 TARBALL  := /usr/src/linux-source-6.12.tar.xz
 KSRC     := $(BUILD)/linux
 KOBJ     := $(BUILD)/kernel
+# The mainline (7.x) kernel of the stages whose stage.conf says
+# STAGE_KERNEL=mainline: fetched and built by scripts/mainline-kernel.sh.
+KOBJ_MAINLINE := $(BUILD)/kernel-mainline
 CHECKER  := $(BUILD)/checker
 HTML     := $(BUILD)/html
 PATCHES  := $(TOP)/patches
@@ -28,9 +31,12 @@ $(error unknown STAGE=$(STAGE); valid stages: $(STAGES))
 endif
 endif
 CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
+MAINLINE_STAGES := $(shell qemu/stages.sh list-kernel mainline)
+# A mainline STAGE=N needs the mainline kernel before its module.
+STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -52,7 +58,10 @@ $(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
 	@scripts/build-kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
 	@touch $@
 
-modules: $(KERNEL_STAMP) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
+kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build the mainline kernel in build/kernel-mainline
+	@scripts/mainline-kernel.sh
+
+modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
 	@for id in $(CHECK_STAGES); do \
 		SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; \
 	done
@@ -100,22 +109,30 @@ ifeq ($(STAGE),)
 # summary's closing line and exit status count them all.
 check: all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result
+	@scripts/mainline-kernel.sh --start
 	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
 	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
 	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
 	@scripts/check-learner-loop.sh 1 || true
+	@echo ">> the mainline kernel (built in the background since the static checks)"
+	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
+	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
 	@qemu/check-all.sh $(KOBJ) $(CHECKER)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
 
+check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
+	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; done
+	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
+
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
 	@test -n "$(STAGE)" || { echo "usage: make boot STAGE=N (one of: $(STAGES))" >&2; exit 2; }
 	@qemu/make-initramfs.sh "$$(qemu/stages.sh conf $(STAGE))" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
 	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
-	@qemu/boot.sh $(KOBJ)/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
+	@qemu/boot.sh $(if $(STAGE_NEEDS_MAINLINE),$(KOBJ_MAINLINE),$(KOBJ))/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
 		"$$(qemu/stages.sh get $(STAGE) STAGE_CMDLINE)"
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series

@@ -73,6 +73,24 @@ if grep -q 'kit.shell' /proc/cmdline; then
 	reboot -f
 fi
 
+# Variants first (the stage's own checks end with check_unload): each runs
+# its VARIANT_CHECKS with its variant-NAME.conf's settings over the stage's,
+# in TAP sections named NAME.CHECK.
+for variant in $STAGE_VARIANTS; do
+	(
+		# shellcheck source=/dev/null
+		. "/etc/variant-$variant.conf"
+		for var in $(set | sed -n 's/^\(MMAP_LAB_[A-Z_]*\)=.*/\1/p'); do
+			export "${var?}"
+		done
+		for check in $VARIANT_CHECKS; do
+			echo "### KIT TAP BEGIN $variant.$check"
+			"/usr/bin/$check"
+			echo "### KIT TAP END $variant.$check exit=$?"
+		done
+	)
+done
+
 for check in $STAGE_CHECKS; do
 	echo "### KIT TAP BEGIN $check"
 	"/usr/bin/$check"

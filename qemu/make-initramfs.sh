@@ -40,6 +40,15 @@ for module in $modules; do
 	cp "$ko" "$root/lib/modules/"
 	modinfo -F parm "$ko" | sed -n "s/^\([A-Za-z0-9_]*\):.*/$module \1/p" >>"$root/etc/module-params"
 done
+# A variant (STAGE_VARIANTS) runs its own checks on another device of the
+# same modules: its settings file, variant-NAME.conf next to the stage.conf
+# (or in KIT_VARIANT_DIR), goes to /etc.
+for variant in $(kit_conf_get "$stage_conf" STAGE_VARIANTS); do
+	vconf="${KIT_VARIANT_DIR:-$(dirname "$stage_conf")}/variant-$variant.conf"
+	[ -f "$vconf" ] || { echo "error: $vconf missing (STAGE_VARIANTS names $variant)" >&2; exit 1; }
+	cp "$vconf" "$root/etc/variant-$variant.conf"
+	checks="$checks $(kit_conf_get "$vconf" VARIANT_CHECKS)"
+done
 for check in $checks; do
 	[ -x "$checker_dir/$check" ] || { echo "error: checker $checker_dir/$check was not built" >&2; exit 1; }
 	cp "$checker_dir/$check" "$root/usr/bin/"

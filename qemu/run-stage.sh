@@ -4,6 +4,7 @@
 # free of warnings. Prints the TAP and writes build/logs/ID.result as
 # "ID PASSED FAILED SKIPPED BOOT_SECONDS".
 # Usage: run-stage.sh KERNEL_OBJ_DIR CHECKER_DIR STAGE_ID
+# A stage whose STAGE_KERNEL is mainline boots build/kernel-mainline instead.
 # KIT_STAGE_CONF, KIT_MODULE_DIR and KIT_RUN_NAME override the stage's
 # stage.conf, where its modules are and the name its logs and result go under
 # (make check-stock runs a stage on stock 6.12).
@@ -27,9 +28,22 @@ log="$logs/$run.log"
 initrd="$kit_root/build/initramfs/$run.cpio.gz"
 rm -rf "$out" && mkdir -p "$out"
 
-"$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$kit_root/build/modules/$id}" "$checker" "$initrd"
+# A mainline stage boots build/kernel-mainline; without it, the stage is
+# reported as skipped with the reason, never as passed.
+if [ "$(kit_conf_get "$conf" STAGE_KERNEL)" = mainline ]; then
+	kobj="$kit_root/build/kernel-mainline"
+	why=$(kit_mainline_unavailable)
+	if [ -n "$why" ]; then
+		echo "# stage $id: $title"
+		echo "ok 1 - $id: runs on the mainline kernel # SKIP $why"
+		echo "$run 0 0 1 -" >"$logs/$run.result"
+		exit 0
+	fi
+fi
+
+KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$kit_root/build/modules/$id}" "$checker" "$initrd"
 echo "# stage $id: $title"
-echo "# booting (TCG); console log: ${log#"$kit_root"/}"
+echo "# booting $(basename "$kobj") (TCG); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
 boot_rc=0
 "$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "$cmdline" || boot_rc=$?

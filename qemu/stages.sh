@@ -7,6 +7,8 @@
 #   stages.sh conf ID              its stage.conf
 #   stages.sh get ID VAR           the value of VAR in its stage.conf
 #   stages.sh get-file CONF VAR    the value of VAR in the stage.conf file CONF
+#   stages.sh kernel ID            the kernel it runs on: 6.12 or mainline
+#   stages.sh list-kernel KERNEL   the ids of the stages that run on KERNEL
 #   stages.sh check ID             fails, listing the valid ids, on an unknown ID
 # A lab stage is any labs/NN-name/ with a stage.conf: its id is NN without the
 # leading zero. Adding a stage is adding a folder.
@@ -25,6 +27,7 @@ kit_stage_ids() {
 		echo $((10#$n))
 	done
 	[ -f "$kit_root/labs/example/stage.conf" ] && echo example
+	[ -f "$kit_root/labs/example-mainline/stage.conf" ] && echo example-mainline
 	echo harness
 }
 
@@ -35,6 +38,7 @@ kit_stage_dir() {
 	intree) echo "$kit_root/labs/intree" ;;
 	harness) echo "$kit_root/qemu/selftest/planted-warn" ;;
 	example) echo "$kit_root/labs/example" ;;
+	example-mainline) echo "$kit_root/labs/example-mainline" ;;
 	*[!0-9]* | '') return 1 ;;
 	*)
 		for d in "$kit_root"/labs/"$(printf %02d "$((10#$id))")"-*/; do
@@ -61,9 +65,9 @@ kit_stage_conf() {
 # qemu/guest-init.sh.)
 kit_conf_get() { # CONF VAR
 	case "$2" in
-	STAGE_[A-Z0-9_]* | MMAP_LAB_[A-Z0-9_]*) ;;
+	STAGE_[A-Z0-9_]* | MMAP_LAB_[A-Z0-9_]* | VARIANT_[A-Z0-9_]*) ;;
 	*)
-		echo "error: '$2' is not a stage.conf variable (STAGE_* or MMAP_LAB_*)" >&2
+		echo "error: '$2' is not a stage.conf variable (STAGE_*, VARIANT_* or MMAP_LAB_*)" >&2
 		return 2
 		;;
 	esac
@@ -111,6 +115,37 @@ kit_stage_source() {
 	if [ -n "$from" ]; then echo "$kit_root/$from"; else echo "$dir"; fi
 }
 
+# The kernel stage ID is built for and boots on: its STAGE_KERNEL, "6.12"
+# (the kit kernel with the series; the default) or "mainline" (Debian's
+# linux-source-7.*, built by scripts/mainline-kernel.sh).
+kit_stage_kernel() {
+	local kernel
+	kernel=$(kit_stage_get "$1" STAGE_KERNEL) || return 1
+	echo "${kernel:-6.12}"
+}
+
+# The object directory of the kernel stage ID runs on; KOBJ is the 6.12 one.
+kit_stage_kobj() { # ID KOBJ
+	if [ "$(kit_stage_kernel "$1")" = mainline ]; then
+		echo "$kit_root/build/kernel-mainline"
+	else
+		echo "$2"
+	fi
+}
+
+# Why the mainline kernel cannot be used; prints nothing when it can.
+# KIT_MAINLINE_UNAVAILABLE="reason" pretends it is missing (check-static
+# proves the skip path with it).
+kit_mainline_unavailable() {
+	if [ -n "${KIT_MAINLINE_UNAVAILABLE:-}" ]; then
+		echo "$KIT_MAINLINE_UNAVAILABLE"
+	elif [ -s "$kit_root/build/mainline-unavailable" ]; then
+		cat "$kit_root/build/mainline-unavailable"
+	elif [ ! -f "$kit_root/build/kernel-mainline/.stamp-kernel-built" ]; then
+		echo "the mainline kernel is not built yet (make kernel-mainline)"
+	fi
+}
+
 kit_require_stage() {
 	if ! kit_stage_dir "$1" >/dev/null; then
 		echo "error: unknown stage '$1'. Valid stages: $(kit_stage_ids | tr '\n' ' ')" >&2
@@ -127,9 +162,11 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	conf) kit_require_stage "$2"; kit_stage_conf "$2" ;;
 	get) kit_require_stage "$2"; kit_stage_get "$2" "$3" ;;
 	get-file) kit_conf_get "$2" "$3" ;;
+	kernel) kit_require_stage "$2"; kit_stage_kernel "$2" ;;
+	list-kernel) for id in $(kit_stage_ids); do [ "$(kit_stage_kernel "$id")" != "$2" ] || echo "$id"; done ;;
 	check) kit_require_stage "$2" ;;
 	*)
-		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | check ID" >&2
+		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | kernel ID | list-kernel KERNEL | check ID" >&2
 		exit 2
 		;;
 	esac

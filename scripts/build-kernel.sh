@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Configure (when the fragment changed) and build the kit kernel.
-# Usage: build-kernel.sh SRC OBJ FRAGMENT
+# Usage: build-kernel.sh SRC OBJ FRAGMENT...
 set -euo pipefail
 
-src=$(realpath "$1") obj=$2 fragment=$3
+src=$(realpath "$1") obj=$2
+shift 2
+fragments=("$@")
 here=$(dirname "$(realpath "$0")")
 mkdir -p "$obj"
 obj=$(realpath "$obj")
-if [ ! -f "$obj/.config" ] || [ "$fragment" -nt "$obj/.config" ] || [ "$src/Makefile" -nt "$obj/.config" ]; then
-	"$here/configure-kernel.sh" "$src" "$obj" "$fragment"
+reconfigure=0
+[ -f "$obj/.config" ] && [ ! "$src/Makefile" -nt "$obj/.config" ] || reconfigure=1
+for f in "${fragments[@]}"; do [ ! "$f" -nt "$obj/.config" ] || reconfigure=1; done
+if [ "$reconfigure" = 1 ]; then
+	"$here/configure-kernel.sh" "$src" "$obj" "${fragments[@]}"
 fi
 jobs=$(nproc)
 echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs (about 4 minutes on 2 cores from scratch)"

@@ -7,6 +7,15 @@ set -euo pipefail
 kobj=$(realpath "$1") lab=$(realpath "$2")
 here=$(dirname "$(realpath "$0")")
 out="$here/../build/skeletons/$(basename "$lab")"
+# shellcheck source=qemu/stages.sh
+. "$here/../qemu/stages.sh"
+if [ "$(kit_conf_get "$lab/stage.conf" STAGE_KERNEL)" = mainline ]; then
+	kobj="$kit_root/build/kernel-mainline"
+	if why=$(kit_mainline_unavailable) && [ -n "$why" ]; then
+		echo ">> skeleton $(basename "$lab"): not compiled: it runs on the mainline kernel, and $why"
+		exit 0
+	fi
+fi
 mkdir -p "$out"
 for c in "$lab"/*.c; do
 	"$here/make-skeleton.sh" "$c" "$out/$(basename "$c").new"

@@ -5,6 +5,9 @@
 # copied to build/modules/ID so neither folder gets build output. The first
 # line printed names what is built; build/modules/ID/.checked keeps it for
 # the summary table.
+# A stage whose STAGE_KERNEL is mainline is built against build/kernel-mainline
+# instead of KERNEL_OBJ_DIR, and skipped (with the reason) while that kernel
+# is unavailable.
 # Usage: [SOLUTION=1] build-stage-module.sh KERNEL_OBJ_DIR STAGE_ID
 set -euo pipefail
 
@@ -13,6 +16,11 @@ here=$(dirname "$(realpath "$0")")
 # shellcheck source=scripts/learner-copy.sh
 . "$here/learner-copy.sh"
 kit_require_stage "$id"
+kobj=$(kit_stage_kobj "$id" "$kobj")
+if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_unavailable) && [ -n "$why" ]; then
+	echo ">> stage $id: not built: it runs on the mainline kernel, and $why"
+	exit 0
+fi
 IFS=$'\t' read -r src which < <(kit_checked_source "$id")
 rel=${src#"$kit_root"/}
 names=()

@@ -20,7 +20,7 @@ logs="$kit_root/build/logs"
 mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
 start=$(date +%s)
-passed=0 failed=0 n=0 tap=()
+passed=0 failed=0 skipped=0 n=0 tap=()
 
 result() { # OK(0/1) DESCRIPTION
 	n=$((n + 1))
@@ -46,7 +46,7 @@ build_mutant() {
 	for c in "$1"/*.c; do
 		"$here/make-skeleton.sh" "$c" "$3/$(basename "$c")" "$2" || return 1
 	done
-	make -s -C "$kobj" M="$3" modules >"$3/build.log" 2>&1
+	make -s -C "$stage_kobj" M="$3" modules >"$3/build.log" 2>&1
 }
 
 # Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
@@ -63,6 +63,19 @@ for id in $(kit_stage_ids); do
 	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
 	stage_checks=$(kit_stage_get "$id" STAGE_CHECKS)
 	markers=$(kit_stage_todos "$id")
+	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
+	if [ "$(kit_stage_kernel "$id")" = mainline ]; then
+		# make check builds it in the background meanwhile.
+		"$here/mainline-kernel.sh" --wait >/dev/null 2>&1 || true
+		why=$(kit_mainline_unavailable)
+		if [ -n "$why" ]; then
+			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why"
+			n=$((n + 1))
+			tap+=("ok $n - stage $id: every TODO # SKIP $why")
+			skipped=$((skipped + 1))
+			continue
+		fi
+	fi
 	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton"
 	printf '   %-6s %-70s %s\n' TODO "named checks" "fails without the answer"
 	for t in $markers; do
@@ -107,6 +120,6 @@ echo "TAP version 13"
 printf '%s\n' "${tap[@]}"
 echo "1..$n"
 echo "# TODO mutation proof: ${secs} s"
-echo "todos $passed $failed 0 $secs" >"$logs/todos.result"
+echo "todos $passed $failed $skipped $secs" >"$logs/todos.result"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

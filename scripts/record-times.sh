@@ -27,6 +27,10 @@ out="$top/Documentation/measured-times.inc"
 	echo "     - $(mins "$(get unpack)")"
 	echo "   * - building the kernel from scratch"
 	echo "     - $(mins "$(get kernel-kernel)")"
+	echo "   * - fetching Debian's mainline linux-source-7.* (private apt state) and unpacking it"
+	echo "     - $(mins "$(get mainline-source)")"
+	echo "   * - building the mainline kernel from scratch (in the background of the 6.12 guests)"
+	echo "     - $(mins "$(get kernel-kernel-mainline)")"
 	for id in $("$top/qemu/stages.sh" list); do
 		r="$top/build/logs/$id.result"
 		[ -f "$r" ] || continue
