@@ -28,6 +28,7 @@ kit_stage_ids() {
 	done
 	[ -f "$kit_root/labs/example/stage.conf" ] && echo example
 	[ -f "$kit_root/labs/example-mainline/stage.conf" ] && echo example-mainline
+	[ -f "$kit_root/labs/mainline-probe/stage.conf" ] && echo mainline-probe
 	echo harness
 }
 
@@ -39,6 +40,7 @@ kit_stage_dir() {
 	harness) echo "$kit_root/qemu/selftest/planted-warn" ;;
 	example) echo "$kit_root/labs/example" ;;
 	example-mainline) echo "$kit_root/labs/example-mainline" ;;
+	mainline-probe) echo "$kit_root/labs/mainline-probe" ;;
 	*[!0-9]* | '') return 1 ;;
 	*)
 		for d in "$kit_root"/labs/"$(printf %02d "$((10#$id))")"-*/; do
