@@ -29,7 +29,7 @@ done
 # Rows of the parts that ran before the boots (static checks, TODO proof,
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
-printf '%-10s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
+printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
 for id in static todos loop "${stages[@]}"; do
 	title=
 	case "$id" in
@@ -50,7 +50,7 @@ for id in static todos loop "${stages[@]}"; do
 	# Which source a stage's module was built from (scripts/build-stage-module.sh).
 	checked=-
 	[ -f "$kit_root/build/modules/$id/.checked" ] && checked=$(cut -f2 "$kit_root/build/modules/$id/.checked")
-	printf '%-10s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"
+	printf '%-16s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))
 	total_skipped=$((total_skipped + s))

@@ -73,29 +73,81 @@ if grep -q 'kit.shell' /proc/cmdline; then
 	reboot -f
 fi
 
-# Variants first (the stage's own checks end with check_unload): each runs
-# its VARIANT_CHECKS with its variant-NAME.conf's settings over the stage's,
-# in TAP sections named NAME.CHECK.
-for variant in $STAGE_VARIANTS; do
-	(
-		# shellcheck source=/dev/null
-		. "/etc/variant-$variant.conf"
-		for var in $(set | sed -n 's/^\(MMAP_LAB_[A-Z_]*\)=.*/\1/p'); do
-			export "${var?}"
-		done
-		for check in $VARIANT_CHECKS; do
-			echo "### KIT TAP BEGIN $variant.$check"
-			"/usr/bin/$check"
-			echo "### KIT TAP END $variant.$check exit=$?"
-		done
-	)
+# run_checks PREFIX CHECK...: each check in a TAP section PREFIXCHECK.
+run_checks() {
+	prefix=$1
+	shift
+	for check; do
+		echo "### KIT TAP BEGIN $prefix$check"
+		"/usr/bin/$check"
+		echo "### KIT TAP END $prefix$check exit=$?"
+	done
+}
+
+# run_variants PREFIX: each variant runs its VARIANT_CHECKS with its
+# variant-NAME.conf's settings over the stage's, in TAP sections named
+# PREFIXNAME.CHECK.
+run_variants() {
+	for variant in $STAGE_VARIANTS; do
+		(
+			# shellcheck source=/dev/null
+			. "/etc/variant-$variant.conf"
+			for var in $(set | sed -n 's/^\(MMAP_LAB_[A-Z_]*\)=.*/\1/p'); do
+				export "${var?}"
+			done
+			# shellcheck disable=SC2086 # a list of words
+			run_checks "$1$variant." $VARIANT_CHECKS
+		)
+	done
+}
+
+# The TODO mutation proof (scripts/check-todos.sh) boots one guest for all
+# of a stage's mutants: STAGE_MUTANTS names them; mutant M's modules are in
+# /lib/mutants/M/ and its checks in STAGE_MUTANT_CHECKS_M. Each is loaded,
+# checked (TAP sections M.CHECK, its variants included) and unloaded in
+# turn; sections M.load and M.unload say whether that worked, so that a
+# check failing because the module was not there is never taken for a
+# failure the mutation caused.
+for mutant in $STAGE_MUTANTS; do
+	echo "### KIT TAP BEGIN $mutant.load"
+	echo "TAP version 13"
+	n=0
+	for module in $STAGE_MUTANT_MODULES; do
+		n=$((n + 1))
+		if out=$(insmod "/lib/mutants/$mutant/$module.ko" 2>&1); then
+			echo "ok $n insmod $mutant/$module"
+		else
+			echo "not ok $n insmod $mutant/$module # $out"
+		fi
+	done
+	echo "1..$n"
+	echo "### KIT TAP END $mutant.load exit=0"
+	eval "checks=\$STAGE_MUTANT_CHECKS_$mutant"
+	run_variants "$mutant."
+	# shellcheck disable=SC2086,SC2154 # a list of words, set by eval
+	run_checks "$mutant." $checks
+	echo "### KIT TAP BEGIN $mutant.unload"
+	echo "TAP version 13"
+	n=0
+	for module in $STAGE_MUTANT_MODULES; do
+		n=$((n + 1))
+		if out=$(rmmod "$module" 2>&1); then
+			echo "ok $n rmmod $module"
+		else
+			echo "not ok $n rmmod $module # $out"
+		fi
+	done
+	echo "1..$n"
+	echo "### KIT TAP END $mutant.unload exit=0"
 done
 
-for check in $STAGE_CHECKS; do
-	echo "### KIT TAP BEGIN $check"
-	"/usr/bin/$check"
-	echo "### KIT TAP END $check exit=$?"
-done
+# Variants first (the stage's own checks end with check_unload); a
+# mutation-proof guest has only its mutants.
+if [ -z "$STAGE_MUTANTS" ]; then
+	run_variants ""
+	# shellcheck disable=SC2086 # a list of words
+	run_checks "" $STAGE_CHECKS
+fi
 
 echo "### KIT DMESG BEGIN"
 dmesg

@@ -49,6 +49,17 @@ for variant in $(kit_conf_get "$stage_conf" STAGE_VARIANTS); do
 	cp "$vconf" "$root/etc/variant-$variant.conf"
 	checks="$checks $(kit_conf_get "$vconf" VARIANT_CHECKS)"
 done
+# The TODO mutation proof's batch (qemu/guest-init.sh): mutant M's modules
+# come from KIT_MUTANT_ROOT/M/ and go to /lib/mutants/M/.
+for mutant in $(kit_conf_get "$stage_conf" STAGE_MUTANTS); do
+	mkdir -p "$root/lib/mutants/$mutant"
+	for module in $(kit_conf_get "$stage_conf" STAGE_MUTANT_MODULES); do
+		ko="${KIT_MUTANT_ROOT:?}/$mutant/$module.ko"
+		[ -f "$ko" ] || { echo "error: $ko was not built" >&2; exit 1; }
+		cp "$ko" "$root/lib/mutants/$mutant/"
+	done
+	checks="$checks $(kit_conf_get "$stage_conf" "STAGE_MUTANT_CHECKS_$mutant")"
+done
 for check in $checks; do
 	[ -x "$checker_dir/$check" ] || { echo "error: checker $checker_dir/$check was not built" >&2; exit 1; }
 	cp "$checker_dir/$check" "$root/usr/bin/"

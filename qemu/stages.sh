@@ -148,6 +148,12 @@ kit_mainline_unavailable() {
 	fi
 }
 
+# Whether scripts/mainline-kernel.sh --start is still building it (make
+# check): its object directory must not be used until --wait returns.
+kit_mainline_busy() {
+	[ -f "$kit_root/build/logs/mainline-kernel.pending" ] && [ ! -f "$kit_root/build/logs/mainline-kernel.status" ]
+}
+
 kit_require_stage() {
 	if ! kit_stage_dir "$1" >/dev/null; then
 		echo "error: unknown stage '$1'. Valid stages: $(kit_stage_ids | tr '\n' ' ')" >&2

@@ -106,7 +106,7 @@ out=$(KIT_MAINLINE_UNAVAILABLE="simulated by check-static" KIT_RUN_NAME=mainline
 rc=$?
 [ "$rc" = 0 ] && echo "$out" | grep -q '# SKIP simulated by check-static' &&
 	[ "$(cat build/logs/mainline-skip-test.result)" = "mainline-skip-test 0 0 1 -" ] || rc=1
-rm -f build/logs/mainline-skip-test.result
+rm -rf build/logs/mainline-skip-test.result build/logs/mainline-skip-test
 result "$rc" "mainline stage $mainline_stage without its kernel: reported as skipped with the reason" "$out"
 # The adaptation guide's rename (Documentation/labs/example-driver.rst):
 # the renamed copy builds against the kit kernel, under the new name.

@@ -5,14 +5,17 @@
 #    least one of the checks named for N (a "not ok" line of that test: a
 #    guest that crashes does not count);
 #  - the untouched skeleton fails some checks (how many is printed).
-# One module build and one guest per mutant; a mutant's guest runs only the
-# checker programs its named checks belong to. Prints a table per stage and
+# One module build per mutant and one guest per stage: the guest loads each
+# mutant in turn, runs the checker programs its named checks belong to, and
+# unloads it (qemu/guest-init.sh, STAGE_MUTANTS); when that guest does not
+# run cleanly, one guest per mutant instead. Prints a table per stage and
 # TAP, ends with "N passed, N failed" and writes build/logs/todos.result for
 # the summary table of make check.
-# Usage: check-todos.sh KERNEL_OBJ_DIR CHECKER_DIR
+# Usage: check-todos.sh KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]  (default: every lab stage)
 set -uo pipefail
 
 kobj=$(realpath "$1") checker=$(realpath "$2")
+shift 2
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=scripts/stage-todos.sh
 . "$here/stage-todos.sh"
@@ -58,7 +61,9 @@ boot_mutant() {
 	return 0
 }
 
-for id in $(kit_stage_ids); do
+# shellcheck disable=SC2046 # ids are single words
+[ $# -gt 0 ] || set -- $(kit_stage_ids)
+for id; do
 	dir=$(kit_stage_dir "$id")
 	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
 	stage_checks=$(kit_stage_get "$id" STAGE_CHECKS)
@@ -66,7 +71,7 @@ for id in $(kit_stage_ids); do
 	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
 	if [ "$(kit_stage_kernel "$id")" = mainline ]; then
 		# make check builds it in the background meanwhile.
-		"$here/mainline-kernel.sh" --wait >/dev/null 2>&1 || true
+		"$here/mainline-kernel.sh" --wait 2>&1 | sed "s/^/   /" || true
 		why=$(kit_mainline_unavailable)
 		if [ -n "$why" ]; then
 			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why"
@@ -76,21 +81,72 @@ for id in $(kit_stage_ids); do
 			continue
 		fi
 	fi
-	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton"
+	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton, in one guest"
+	# 1. Build every mutant (and the skeleton) into the batch layout.
+	batch="$mutants/$id-batch"
+	rm -rf "$batch" && mkdir -p "$batch"
+	names=() assign=()
+	declare -A why_not=() progs_of=()
+	for t in $markers; do
+		checks=$(kit_todo_checks "$id" "$t")
+		if [ -z "$checks" ]; then
+			why_not[$t]="no checks named in STAGE_TODO_CHECKS"
+		elif ! build_mutant "$dir" "$t" "$mutants/$id-todo$t"; then
+			why_not[$t]="the solution without it does not build"
+		else
+			progs_of[$t]=$(for c in $checks; do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
+			mkdir -p "$batch/todo$t" && cp "$mutants/$id-todo$t"/*.ko "$batch/todo$t/"
+			names+=("todo$t") assign+=("STAGE_MUTANT_CHECKS_todo$t=${progs_of[$t]% }")
+		fi
+	done
+	# The skeleton runs all of the stage's checks but check_commit_charge,
+	# which tests the kernel's accounting rather than the driver (and is the
+	# slowest), and check_unload (the batch unloads each mutant itself).
+	skeleton_checks=$(echo "$stage_checks" | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | tr '\n' ' ')
+	skeleton_built=0
+	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
+		skeleton_built=1
+		mkdir -p "$batch/skeleton" && cp "$mutants/$id-skeleton"/*.ko "$batch/skeleton/"
+		names+=(skeleton) assign+=("STAGE_MUTANT_CHECKS_skeleton=${skeleton_checks% }")
+	fi
+	# 2. One guest loads, checks and unloads them in turn. If it did not
+	# run to the end with a clean log, or a mutant did not load or unload,
+	# each mutant gets a guest of its own instead.
+	run="mutant-$id-batch"
+	batched=0
+	if [ ${#names[@]} -gt 0 ]; then
+		kit_conf_override "$(kit_stage_conf "$id")" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
+			STAGE_MUTANTS="${names[*]}" STAGE_MUTANT_MODULES="$(kit_stage_get "$id" STAGE_MODULES)" "${assign[@]}"
+		out=$(KIT_STAGE_CONF="$batch/stage.conf" KIT_MODULE_DIR="$batch" KIT_MUTANT_ROOT="$batch" \
+			KIT_RUN_NAME="$run" "$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$id" 2>&1)
+		# The harness's own two tests ("ID: guest ran every check ...",
+		# "ID: kernel log has no WARNING ...") must pass; the mutants'
+		# checks are meant to fail.
+		if ! echo "$out" | grep -qF "not ok - $id: " &&
+			! cat "$logs/$run"/*.load.tap "$logs/$run"/*.unload.tap 2>/dev/null | grep -qE '^not ok '; then
+			batched=1
+		else
+			echo "   (the one-guest batch did not run cleanly, see build/logs/$run.log: one guest per mutant)"
+		fi
+	fi
+	# The TAP files of mutant M: its sections of the batch, or its own run.
+	mutant_taps() { # NAME
+		if [ "$batched" = 1 ]; then
+			ls "$logs/$run/$1".*.tap 2>/dev/null
+		else
+			ls "$logs/mutant-$id-$1"/*.tap 2>/dev/null
+		fi
+	}
+	# 3. The verdicts.
 	printf '   %-6s %-70s %s\n' TODO "named checks" "fails without the answer"
 	for t in $markers; do
 		checks=$(kit_todo_checks "$id" "$t")
-		verdict=no why=
-		if [ -z "$checks" ]; then
-			why="no checks named in STAGE_TODO_CHECKS"
-		elif ! build_mutant "$dir" "$t" "$mutants/$id-todo$t"; then
-			why="the solution without it does not build"
-		else
-			progs=$(for c in $checks; do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
-			run="mutant-$id-todo$t"
-			boot_mutant "$id" "$mutants/$id-todo$t" "${progs% }" "$run"
+		verdict=no why=${why_not[$t]:-}
+		if [ -z "$why" ]; then
+			[ "$batched" = 1 ] || boot_mutant "$id" "$mutants/$id-todo$t" "${progs_of[$t]% }" "mutant-$id-todo$t"
+			mapfile -t taps < <(mutant_taps "todo$t")
 			for c in $checks; do
-				if grep -qE "^not ok [0-9]+ ${c//./\\.}( |$)" "$logs/$run"/*.tap 2>/dev/null; then
+				if [ ${#taps[@]} -gt 0 ] && grep -qE "^not ok [0-9]+ ${c//./\\.}( |$)" "${taps[@]}"; then
 					verdict=yes why="fails $c"
 					break
 				fi
@@ -101,18 +157,21 @@ for id in $(kit_stage_ids); do
 		[ "$verdict" = yes ]
 		result $? "stage $id TODO $t: the solution without its answer $why"
 	done
-	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
-		# All of the stage's checks but check_commit_charge, which tests the
-		# kernel's accounting rather than the driver (and is the slowest).
-		boot_mutant "$id" "$mutants/$id-skeleton" "${stage_checks// check_commit_charge/}" "mutant-$id-skeleton"
-		bad=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^not ok [0-9]+ ')
-		total=$(cat "$logs/mutant-$id-skeleton"/*.tap 2>/dev/null | grep -cE '^(not )?ok [0-9]+ ')
+	if [ "$skeleton_built" = 1 ]; then
+		[ "$batched" = 1 ] || boot_mutant "$id" "$mutants/$id-skeleton" "${skeleton_checks% }" "mutant-$id-skeleton"
+		mapfile -t taps < <(mutant_taps skeleton | grep -vE '\.(load|unload)\.tap$')
+		bad=0 total=0
+		if [ ${#taps[@]} -gt 0 ]; then
+			bad=$(cat "${taps[@]}" | grep -cE '^not ok [0-9]+ ')
+			total=$(cat "${taps[@]}" | grep -cE '^(not )?ok [0-9]+ ')
+		fi
 		echo "   skeleton: $bad of its $total checks fail"
 		[ "$bad" -gt 0 ]
 		result $? "stage $id: the untouched skeleton fails $bad of $total checks"
 	else
 		result 1 "stage $id: the untouched skeleton does not build (see $mutants/$id-skeleton/build.log)"
 	fi
+	unset why_not progs_of
 done
 
 secs=$(($(date +%s) - start))
