@@ -36,7 +36,7 @@ MAINLINE_STAGES := $(shell qemu/stages.sh list-kernel mainline)
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline mainline-background check-mainline modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline mainline-background check-mainline cocci cocci-report modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -114,7 +114,7 @@ ifeq ($(STAGE),)
 # right after the packages: its download overlaps the 6.12 build, which it
 # barely slows, and the first mainline stage waits for it.
 check: packages mainline-background all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result
+	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result $(BUILD)/logs/cocci.result
 	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
 	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
 	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
@@ -122,11 +122,19 @@ check: packages mainline-background all ## build everything, static checks, TODO
 	@echo ">> the mainline kernel (built in the background since the static checks)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
+	@echo ">> the conversion aid (make cocci)"
+	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@qemu/check-all.sh $(KOBJ) $(CHECKER)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
+
+cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
+	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
+
+cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of drivers/ sound/ fs/ kernel/ (6.12 and 7.x) the semantic patch converts
+	@scripts/cocci-report.sh
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; done

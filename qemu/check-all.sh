@@ -30,12 +30,13 @@ done
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static todos loop "${stages[@]}"; do
+for id in static todos loop cocci "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
 	todos) title="TODO mutation proof (each answer removed alone)" ;;
 	loop) title="learner's loop replayed (start, check, boot, diff)" ;;
+	cocci) title="conversion aid: stage 0 converted, built, checked" ;;
 	esac
 	if [ -n "$title" ]; then
 		[ "$with_static" = 1 ] || continue

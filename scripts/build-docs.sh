@@ -9,6 +9,15 @@ src=$(realpath "$1") html=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 echo ">> building HTML docs into ${html#"$top"/} (sphinx-build -W -n)"
 start=$(date +%s)
+# The conversion aid's page shows stage 0 before and after the semantic
+# patch, for both targets: convert it now (make cocci checks the result).
+for target in kit mainline; do
+	mkdir -p "$top/build/cocci/docs/$target"
+	cp "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/"
+	flags=()
+	[ "$target" = kit ] || flags=(--mainline)
+	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
+done
 KIT_KERNEL_SRC="$src" KIT_ROOT="$top" sphinx-build -q -E -W --keep-going -n -b html \
 	-d "$top/build/doctrees" "$top/Documentation" "$html"
 python3 "$top/Documentation/check-links.py" "$html"

@@ -116,7 +116,7 @@ out=$(example-driver/rename.sh mydrv build/logs/rename-test/mydrv 2>&1 &&
 	[ "$(modinfo -F name build/logs/rename-test/mydrv/mydrv.ko)" = mydrv ] &&
 	! grep -q mmap_example build/logs/rename-test/mydrv/mydrv.c)
 result $? "example-driver/rename.sh mydrv: the copy builds as module mydrv" "$out"
-out=$(shellcheck -x qemu/*.sh scripts/*.sh example-driver/*.sh .ci/run 2>&1)
+out=$(shellcheck -x qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
 out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?

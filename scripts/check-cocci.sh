@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# make cocci: scripts/coccinelle/mmap_prepare.cocci on stage 0's legacy
+# driver, for both targets, as TAP. Each converted driver must be reported
+# convertible, build with W=1 (warnings are errors), pass checkpatch --strict,
+# and pass stage 2's checks unchanged in a guest of its kernel: the kit's
+# 6.12 kernel for the default target, the mainline kernel for -D mainline
+# (skipped, with the reason, when that kernel is unavailable).
+# Writes build/logs/cocci.result for the summary of make check.
+# Usage: check-cocci.sh KERNEL_SRC KERNEL_OBJ CHECKER_DIR
+set -uo pipefail
+
+src=$(realpath "$1") kobj=$(realpath "$2") checker=$(realpath "$3")
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/../qemu/stages.sh"
+conv="$kit_root/scripts/coccinelle/mmap-prepare.sh"
+out="$kit_root/build/cocci"
+logs="$kit_root/build/logs"
+mkdir -p "$out" "$logs"
+start=$(date +%s)
+passed=0 failed=0 skipped=0 n=0
+result() { # RC DESCRIPTION [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $2"
+		[ -z "${3:-}" ] || echo "$3" | tail -n 15 | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+skip() { # DESCRIPTION REASON
+	n=$((n + 1)) skipped=$((skipped + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+legacy="$kit_root/labs/00-legacy-mmap"
+target_stage=2
+echo "TAP version 13"
+if ! command -v spatch >/dev/null; then
+	result 1 "spatch is installed (Debian package coccinelle; make packages)"
+	echo "1..$n"
+	echo "cocci $passed $failed $skipped -" >"$logs/cocci.result"
+	exit 1
+fi
+echo "# $(spatch --version | head -n 1)"
+
+for target in kit mainline; do
+	flags=()
+	stage_kobj=$kobj kernel_conf=()
+	if [ "$target" = mainline ]; then
+		flags+=(--mainline)
+		stage_kobj="$kit_root/build/kernel-mainline"
+		kernel_conf=(STAGE_KERNEL=mainline)
+	fi
+	dir="$out/$target"
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$legacy/Kbuild" "$dir/"
+
+	report=$("$conv" --report "${flags[@]}" "$legacy/mmap_lab0.c" 2>&1)
+	echo "$report" | grep -qx 'mmap_lab_mmap: convertible'
+	result $? "$target: report mode says stage 0's mmap_lab_mmap is convertible" "$report"
+
+	cp "$legacy/mmap_lab0.c" "$dir/"
+	log=$("$conv" "${flags[@]}" "$dir/mmap_lab0.c" 2>&1 >/dev/null)
+	rc=$?
+	# The code, without its comments and strings, has no VMA left.
+	code=$(python3 -c 'import re,sys; print(re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", open(sys.argv[1]).read(), flags=re.S))' "$dir/mmap_lab0.c")
+	[ "$rc" = 0 ] && echo "$code" | grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' &&
+		! echo "$code" | grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' || rc=1
+	result "$rc" "$target: the semantic patch converts stage 0 (no VMA, remap or vm_flags_*() call left)" "$log"
+	diff -u "$legacy/mmap_lab0.c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
+
+	cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$dir/mmap_lab0.c" 2>&1)
+	rc=0
+	echo "$cp_out" | grep -qE ': (ERROR|WARNING|CHECK):' && rc=1
+	result "$rc" "$target: the converted driver is checkpatch --strict clean" "$cp_out"
+
+	if [ "$target" = mainline ]; then
+		why=$(kit_mainline_unavailable)
+		if [ -n "$why" ]; then
+			skip "$target: the converted driver builds" "$why"
+			skip "$target: the converted driver passes stage $target_stage's checks" "$why"
+			continue
+		fi
+	fi
+	build=$(make -s -C "$stage_kobj" M="$dir" W=1 KCFLAGS=-Werror modules 2>&1)
+	rc=$?
+	result "$rc" "$target: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
+	[ "$rc" = 0 ] || continue
+
+	# Stage 0's device and module, stage 2's checks and expectations: the
+	# converted driver must now behave as the remap-action stage does.
+	conf="$dir/stage.conf"
+	kit_conf_override "$legacy/stage.conf" "$conf" \
+		STAGE_TITLE="stage 0 converted by mmap_prepare.cocci ($target)" "${kernel_conf[@]}" \
+		STAGE_CHECKS="$(kit_stage_get "$target_stage" STAGE_CHECKS)" \
+		MMAP_LAB_VMFLAGS="$(kit_stage_get "$target_stage" MMAP_LAB_VMFLAGS)" \
+		MMAP_LAB_ACTION="$(kit_stage_get "$target_stage" MMAP_LAB_ACTION)" \
+		MMAP_LAB_ACTION_ERRNO="$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+	run="cocci-$target"
+	boot=$(KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$dir" KIT_RUN_NAME="$run" \
+		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" 0 2>&1)
+	rc=$?
+	read -r _ p f s _ <"$logs/$run.result"
+	result "$rc" "$target: the converted driver passes stage $target_stage's checks in a guest ($p passed, $f failed, $s skipped)" \
+		"$(echo "$boot" | grep -E '^not ok')"
+done
+
+# A hook it cannot convert is reported and left alone: stage 0 with a
+# remap of one page only (a partial remap has no whole-VMA action).
+partial="$out/partial/mmap_lab0.c"
+mkdir -p "$(dirname "$partial")"
+sed 's/unsigned long size = vma->vm_end - vma->vm_start;/unsigned long size = PAGE_SIZE;/' \
+	"$legacy/mmap_lab0.c" >"$partial"
+cp "$partial" "$partial.orig"
+report=$("$conv" --report "$partial" 2>&1)
+echo "$report" | grep -q 'mmap_lab_mmap: not converted: a remap that is partial'
+result $? "a partial remap is reported as not convertible, with its line ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
+for flags in "" --mainline; do
+	# shellcheck disable=SC2086 # empty or one word
+	"$conv" $flags "$partial" >/dev/null 2>&1
+	cmp -s "$partial" "$partial.orig"
+	result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
+done
+
+secs=$(($(date +%s) - start))
+echo "1..$n"
+echo "# make cocci: ${secs} s; the converted drivers and their diffs are in build/cocci/"
+echo "cocci $passed $failed $skipped $secs" >"$logs/cocci.result"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Second step of scripts/coccinelle/mmap-prepare.sh: Coccinelle rewrites
+code, not comments, so the kernel-doc block of each converted hook still
+names the old function and documents @file and @vma. For every function
+F_prepare(struct vm_area_desc *desc) whose kernel-doc names F(), rename it
+and replace the @file/@vma lines by one @desc line. Anything else in the
+comment is left as it is (its prose may still speak of the VMA: the
+conversion guide's checklist asks a human to reread it).
+
+Usage: kerneldoc-mmap-prepare.py FILE...
+"""
+import re
+import sys
+
+DESC = " * @desc: the mapping to be created, described before the VMA exists\n"
+
+
+def fix(text):
+    changed = 0
+    for m in re.finditer(r"\b(\w+)_prepare\(struct vm_area_desc \*desc\)", text):
+        old = m.group(1)
+        head = re.compile(r"/\*\*\n \* " + re.escape(old) + r"\(\)(.*?)\*/\n(?=[^\n]*\b"
+                          + re.escape(old) + r"_prepare\()", re.S)
+        doc = head.search(text)
+        if not doc:
+            continue
+        block = doc.group(0)
+        new = block.replace(" * " + old + "()", " * " + old + "_prepare()", 1)
+        # Drop @file and @vma with their continuation lines; @desc instead.
+        lines, out, skipping, placed = new.splitlines(keepends=True), [], False, False
+        for line in lines:
+            if re.match(r" \* @(file|vma):", line):
+                skipping = True
+                if not placed:
+                    out.append(DESC)
+                    placed = True
+                continue
+            if skipping and re.match(r" \*\s{2,}\S", line):
+                continue
+            skipping = False
+            out.append(line)
+        new = "".join(out)
+        if new != block:
+            text = text.replace(block, new, 1)
+            changed += 1
+    return text, changed
+
+
+def main():
+    for path in sys.argv[1:]:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        text, changed = fix(text)
+        if changed:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text)
+        print(f"{path}: {changed} kernel-doc block(s) updated")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Convert a file_operations .mmap hook to .mmap_prepare, when every use of
+/// the VMA in it has a descriptor form (the conversion guide's table,
+/// Documentation/conversion-guide.rst). Two targets:
+///  - the kit's 6.12 API (default): desc->vm_flags, success/error hooks;
+///  - mainline 7.2+ (-D mainline): vma_desc_test()/vma_desc_set_flags()/
+///    vma_desc_clear_flags() with VMA_*_BIT, mmap_action_simple_ioremap().
+/// A hook is converted only when nothing in it is left: any other use of
+/// the VMA (passed to another function, stored, vm_insert_page(),
+/// dma_mmap_*(), a partial remap, an error translated after the remap, ...)
+/// makes the whole file untouched, and report mode says where.
+///
+// Confidence: Moderate
+// Comments: the result is checked by make cocci (stage 0 converted, then
+//  built and run through stage 2's checks). Report mode lists every .mmap
+//  hook that this version leaves to a human, with the first offending line.
+// Options: --no-includes --include-headers
+
+virtual patch
+virtual context
+virtual report
+virtual mainline
+
+// The hook: the .mmap of a struct file_operations.
+@fops@
+identifier fops_name, f;
+@@
+struct file_operations fops_name = { ..., .mmap = f, ... };
+
+@hook@
+identifier fops.f, file, vma;
+@@
+int f(struct file *file, struct vm_area_struct *vma) { ... }
+
+// A local that holds the size of the whole VMA, never assigned again.
+@sizevar@
+identifier fops.f, hook.file, hook.vma, sz;
+type T;
+expression E;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+T sz = vma->vm_end - vma->vm_start;
+... when != sz = E
+}
+
+// Every use of the VMA that has a descriptor form. The remap forms must
+// cover the whole VMA and be the hook's last statement.
+@okpos@
+identifier fops.f, hook.file, hook.vma;
+identifier I;
+expression E;
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+ vma@p->vm_end
+|
+ vma@p->vm_start
+|
+ vma@p->vm_pgoff
+|
+ vma@p->vm_page_prot
+|
+ vma@p->vm_ops
+|
+ vma@p->vm_private_data
+|
+ vma@p->vm_flags & I
+|
+ vma_pages(vma@p)
+|
+ vm_flags_set(vma@p, E)
+|
+ vm_flags_clear(vma@p, E)
+)
+...>
+}
+
+// A remap of the whole VMA as the hook's final return statement (its size
+// written out, or a local that holds it); the VMA inside it is accounted
+// for by okpos.
+@okret@
+identifier fops.f, hook.file, hook.vma;
+expression E, E1;
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+ return remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
+|
+ return io_remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
+|
+ return vm_iomap_memory(vma@p, E, E1);
+)
+}
+
+@okret_sz@
+identifier fops.f, hook.file, hook.vma, sizevar.sz;
+expression E;
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+ return remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot);
+|
+ return io_remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot);
+)
+}
+
+// Any other use of the VMA (a partial remap included): the file is not
+// converted.
+@bad@
+identifier fops.f, hook.file, hook.vma;
+position p != {okpos.p, okret.p, okret_sz.p};
+@@
+f(struct file *file, struct vm_area_struct *vma) { <+... vma@p ...+> }
+
+@script:python depends on report && bad@
+f << fops.f;
+p << bad.p;
+@@
+import re
+try:
+    with open(p[0].file, encoding="utf-8", errors="replace") as src:
+        line = src.read().splitlines()[int(p[0].line) - 1]
+except (OSError, IndexError, ValueError):
+    line = ""
+reasons = [
+    (r"\bvm_insert_pages?\s*\(|\bvmf_insert_", "vm_insert_page(): no action inserts pages on the kit's API (mainline: map-kernel-pages)"),
+    (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
+    (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
+    (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
+    (r"=\s*vma\s*;", "the VMA is stored"),
+    (r"\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
+]
+why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
+coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
+
+@script:python depends on report && !bad@
+f << fops.f;
+vma << hook.vma;
+@@
+print("%s: convertible" % f)
+
+@script:python depends on report && !hook@
+f << fops.f;
+@@
+print("%s: not converted: its definition was not found or not parsed in this file" % f)
+
+// The whole-VMA remap becomes the action, recorded as the last step.
+@depends on patch && !bad@
+identifier fops.f, hook.file, hook.vma;
+expression PFN, SZ;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+- return remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot);
++ mmap_action_remap_full(desc, PFN);
++ return 0;
+|
+- return io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot);
++ mmap_action_ioremap_full(desc, PFN);
++ return 0;
+)
+}
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma;
+expression S, L;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+- return vm_iomap_memory(vma, S, L);
++ mmap_action_simple_ioremap(desc, S, L);
++ return 0;
+}
+
+// Flags, the kit's 6.12 form: the descriptor's vm_flags.
+@depends on patch && !bad && !mainline@
+identifier fops.f, hook.file, hook.vma, A;
+expression E;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+- vm_flags_set(vma, E);
++ desc->vm_flags |= E;
+|
+- vm_flags_clear(vma, A);
++ desc->vm_flags &= ~A;
+|
+- vm_flags_clear(vma, E);
++ desc->vm_flags &= ~(E);
+|
+- vma->vm_flags
++ desc->vm_flags
+)
+...>
+}
+
+// Flags, mainline's form: one helper call, bit numbers VMA_*_BIT.
+@mtest depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma;
+identifier A =~ "^VM_";
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) { <+... vma->vm_flags & A@p ...+> }
+
+@script:python mtest_bit@
+a << mtest.A;
+b;
+@@
+coccinelle.b = cocci.make_ident("VMA_" + a[3:] + "_BIT")
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma, mtest.A, mtest_bit.b;
+position mtest.p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+- !(vma->vm_flags & A@p)
++ !vma_desc_test(desc, b)
+|
+- vma->vm_flags & A@p
++ vma_desc_test(desc, b)
+)
+...>
+}
+
+@mset depends on patch && !bad && mainline disable bitor_comm@
+identifier fops.f, hook.file, hook.vma;
+identifier A =~ "^VM_", B =~ "^VM_";
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<+...
+(
+ vm_flags_set@p(vma, A | B);
+|
+ vm_flags_clear@p(vma, A | B);
+)
+...+>
+}
+
+@script:python mset_bits@
+a << mset.A;
+b << mset.B;
+ab;
+bb;
+@@
+coccinelle.ab = cocci.make_ident("VMA_" + a[3:] + "_BIT")
+coccinelle.bb = cocci.make_ident("VMA_" + b[3:] + "_BIT")
+
+@depends on patch && !bad && mainline disable bitor_comm@
+identifier fops.f, hook.file, hook.vma, mset.A, mset.B, mset_bits.ab, mset_bits.bb;
+position mset.p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+- vm_flags_set@p(vma, A | B);
++ vma_desc_set_flags(desc, ab, bb);
+|
+- vm_flags_clear@p(vma, A | B);
++ vma_desc_clear_flags(desc, ab, bb);
+)
+...>
+}
+
+@mset1 depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma;
+identifier A =~ "^VM_";
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<+...
+(
+ vm_flags_set@p(vma, A);
+|
+ vm_flags_clear@p(vma, A);
+)
+...+>
+}
+
+@script:python mset1_bit@
+a << mset1.A;
+ab;
+@@
+coccinelle.ab = cocci.make_ident("VMA_" + a[3:] + "_BIT")
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma, mset1.A, mset1_bit.ab;
+position mset1.p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+- vm_flags_set@p(vma, A);
++ vma_desc_set_flags(desc, ab);
+|
+- vm_flags_clear@p(vma, A);
++ vma_desc_clear_flags(desc, ab);
+)
+...>
+}
+
+// Every other read or write of the VMA, and the file argument.
+@depends on patch && !bad@
+identifier fops.f, hook.file, hook.vma;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+<...
+(
+- vma->vm_end - vma->vm_start
++ vma_desc_size(desc)
+|
+- vma_pages(vma)
++ vma_desc_pages(desc)
+|
+- vma->vm_pgoff
++ desc->pgoff
+|
+- vma->vm_page_prot
++ desc->page_prot
+|
+- vma->vm_ops
++ desc->vm_ops
+|
+- vma->vm_private_data
++ desc->private_data
+|
+- vma->vm_start
++ desc->start
+|
+- vma->vm_end
++ desc->end
+|
+- file
++ desc->file
+)
+...>
+}
+
+// The signature and the initializer.
+@depends on patch && !bad@
+identifier fops.f, hook.file, hook.vma;
+fresh identifier fp = f ## "_prepare";
+@@
+int
+- f(struct file *file, struct vm_area_struct *vma)
++ fp(struct vm_area_desc *desc)
+ { ... }
+
+@depends on patch && !bad@
+identifier fops.f, fops.fops_name;
+fresh identifier fp = f ## "_prepare";
+@@
+struct file_operations fops_name = { ...,
+- .mmap = f,
++ .mmap_prepare = fp,
+...};
