@@ -36,7 +36,7 @@ MAINLINE_STAGES := $(shell qemu/stages.sh list-kernel mainline)
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline mainline-background check-mainline cocci cocci-report modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -57,9 +57,6 @@ kernel: $(KERNEL_STAMP) ## configure (tinyconfig + qemu/kernel.config) and build
 $(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
 	@scripts/build-kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
 	@touch $@
-
-mainline-background: packages
-	@scripts/mainline-kernel.sh --start
 
 kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build the mainline kernel in build/kernel-mainline
 	@scripts/mainline-kernel.sh
@@ -110,15 +107,16 @@ check-todos: $(KERNEL_STAMP) checker ## prove every lab TODO is checked: each an
 ifeq ($(STAGE),)
 # Every part runs and gets its row in the summary, failures included; the
 # summary's closing line and exit status count them all.
-# The mainline kernel is fetched and built in the background (nice 19) from
-# right after the packages: its download overlaps the 6.12 build, which it
-# barely slows, and the first mainline stage waits for it.
-check: packages mainline-background all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
+# The mainline kernel is fetched and built in the background (nice 19) once
+# the 6.12 kernel is built, so the first 6.12 guest boots no later than
+# without it; the first mainline stage waits for it.
+check: all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result $(BUILD)/logs/cocci.result
+	@scripts/mainline-kernel.sh --start
 	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
-	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
 	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
 	@scripts/check-learner-loop.sh 1 || true
+	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
 	@echo ">> the mainline kernel (built in the background since the static checks)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
