@@ -154,6 +154,16 @@ kit_mainline_busy() {
 	[ -f "$kit_root/build/logs/mainline-kernel.pending" ] && [ ! -f "$kit_root/build/logs/mainline-kernel.status" ]
 }
 
+# Why a module cannot be built against the mainline kernel now (being built
+# in the background, or unavailable); prints nothing when it can.
+kit_mainline_not_ready() {
+	if kit_mainline_busy; then
+		echo "the mainline kernel is being built in the background (make check builds this after it)"
+	else
+		kit_mainline_unavailable
+	fi
+}
+
 kit_require_stage() {
 	if ! kit_stage_dir "$1" >/dev/null; then
 		echo "error: unknown stage '$1'. Valid stages: $(kit_stage_ids | tr '\n' ' ')" >&2

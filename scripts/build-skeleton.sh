@@ -11,11 +11,7 @@ out="$here/../build/skeletons/$(basename "$lab")"
 . "$here/../qemu/stages.sh"
 if [ "$(kit_conf_get "$lab/stage.conf" STAGE_KERNEL)" = mainline ]; then
 	kobj="$kit_root/build/kernel-mainline"
-	if kit_mainline_busy; then
-		echo ">> skeleton $(basename "$lab"): not compiled now: the mainline kernel is being built in the background (check-todos builds it on that kernel)"
-		exit 0
-	fi
-	if why=$(kit_mainline_unavailable) && [ -n "$why" ]; then
+	if why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
 		echo ">> skeleton $(basename "$lab"): not compiled: it runs on the mainline kernel, and $why"
 		exit 0
 	fi

@@ -17,11 +17,7 @@ here=$(dirname "$(realpath "$0")")
 . "$here/learner-copy.sh"
 kit_require_stage "$id"
 kobj=$(kit_stage_kobj "$id" "$kobj")
-if [ "$(kit_stage_kernel "$id")" = mainline ] && kit_mainline_busy; then
-	echo ">> stage $id: not built yet: the mainline kernel is being built in the background (make check builds the module after it)"
-	exit 0
-fi
-if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_unavailable) && [ -n "$why" ]; then
+if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
 	echo ">> stage $id: not built: it runs on the mainline kernel, and $why"
 	exit 0
 fi
