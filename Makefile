@@ -32,6 +32,7 @@ endif
 endif
 CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
 MAINLINE_STAGES := $(shell qemu/stages.sh list-kernel mainline)
+KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
 # A mainline STAGE=N needs the mainline kernel before its module.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
@@ -107,22 +108,30 @@ check-todos: $(KERNEL_STAMP) checker ## prove every lab TODO is checked: each an
 ifeq ($(STAGE),)
 # Every part runs and gets its row in the summary, failures included; the
 # summary's closing line and exit status count them all.
-# The mainline kernel is fetched and built in the background (nice 19) once
-# the 6.12 kernel is built, so the first 6.12 guest boots no later than
-# without it; the first mainline stage waits for it.
-check: all ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(BUILD)/logs/static.result $(BUILD)/logs/todos.result $(BUILD)/logs/loop.result $(BUILD)/logs/cocci.result
-	@scripts/mainline-kernel.sh --start
+# The mainline kernel is fetched in the background from the start and built
+# there (nice 19) once the 6.12 kernel is built, so the first 6.12 guest
+# boots no later than without it. Everything that runs on the 6.12 kernel
+# comes before the wait for it; the mainline parts and the summary after.
+check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline))
+	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
+	@$(MAKE) --no-print-directory kernel
+	@scripts/mainline-kernel.sh --go
+	@$(MAKE) --no-print-directory all
 	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
 	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
 	@scripts/check-learner-loop.sh 1 || true
-	@scripts/check-todos.sh $(KOBJ) $(CHECKER) || true
-	@echo ">> the mainline kernel (built in the background since the static checks)"
+	@scripts/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
+	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
+	@echo ">> the conversion aid (make cocci), kit target"
+	@scripts/check-cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
+	@echo ">> the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
-	@echo ">> the conversion aid (make cocci)"
-	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER) || true
-	@qemu/check-all.sh $(KOBJ) $(CHECKER)
+	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
+	@echo ">> the conversion aid (make cocci), mainline target"
+	@scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER) || true
+	@qemu/check-all.sh --summary-all $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)

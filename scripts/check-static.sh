@@ -86,10 +86,19 @@ for d in labs/[0-9][0-9]-*; do
 	rm -f build/logs/skeleton.tmp.c
 	result "$rc" "skeleton of $name was generated and compiles"
 done
-# The conversion guide's mainline column is copied from tested drivers.
-out=$(scripts/check-mainline-table.py Documentation/conversion-guide.rst labs/05-mainline/*.c \
-	labs/06-mainline-io/*.c example-driver/mainline/*.c 2>&1)
-result $? "conversion guide: every mainline form is in a driver checked on mainline ($(echo "$out" | tail -n 1))" "$out"
+# The conversion guide's mainline column is copied from tested drivers or
+# from the mainline tree (fetched in the background by make check; without
+# it, the forms only the tree has are a skip, not a pass).
+out=$(scripts/check-mainline-table.py Documentation/conversion-guide.rst build/mainline-src \
+	labs/05-mainline/*.c labs/06-mainline-io/*.c example-driver/mainline/*.c 2>&1)
+rc=$?
+what="conversion guide: every mainline form is in a driver checked on mainline or in the 7.x tree"
+if [ "$rc" = 3 ]; then
+	n=$((n + 1)) skipped=$((skipped + 1))
+	echo "ok $n - $what # SKIP $(echo "$out" | tail -n 1)"
+else
+	result "$rc" "$what ($(echo "$out" | tail -n 1))" "$(echo "$out" | grep -v '^found: ')"
+fi
 # Without network the mainline stages are skipped with the reason, never
 # passed: the fetch names the unreachable mirror (exit 3), and a mainline
 # stage whose kernel is unavailable is reported as one skip.

@@ -9,11 +9,17 @@
 # mutant in turn, runs the checker programs its named checks belong to, and
 # unloads it (qemu/guest-init.sh, STAGE_MUTANTS); when that guest does not
 # run cleanly, one guest per mutant instead. Prints a table per stage and
-# TAP, ends with "N passed, N failed" and writes build/logs/todos.result for
-# the summary table of make check.
-# Usage: check-todos.sh KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]  (default: every lab stage)
+# TAP, ends with "N passed, N failed" and writes build/logs/NAME.result
+# (--result NAME, default todos) for the summary table of make check.
+# Usage: check-todos.sh [--result NAME] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
+#        (default: every lab stage)
 set -uo pipefail
 
+result_name=todos
+if [ "${1:-}" = --result ]; then
+	result_name=$2
+	shift 2
+fi
 kobj=$(realpath "$1") checker=$(realpath "$2")
 shift 2
 here=$(dirname "$(realpath "$0")")
@@ -183,6 +189,6 @@ echo "TAP version 13"
 printf '%s\n' "${tap[@]}"
 echo "1..$n"
 echo "# TODO mutation proof: ${secs} s (plus ${waited} s waiting for the mainline kernel build)"
-echo "todos $passed $failed $skipped $secs" >"$logs/todos.result"
+echo "$result_name $passed $failed $skipped $secs" >"$logs/$result_name.result"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

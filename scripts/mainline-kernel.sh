@@ -8,11 +8,15 @@
 # mainline stages are then reported as skipped, with that reason, never as
 # passed. A failed build fails.
 #
-# Usage: mainline-kernel.sh            fetch and build, in the foreground
-#        mainline-kernel.sh --start    the same in the background (nice), for
-#                                      make check: the 6.12 guests boot meanwhile
-#        mainline-kernel.sh --wait     wait for a --start and print its log (or,
-#                                      with none pending, fetch and build here)
+# Usage: mainline-kernel.sh              fetch and build, in the foreground
+#        mainline-kernel.sh --start      in the background (nice), for make
+#                                        check: fetch now, build after --go (so
+#                                        the 6.12 kernel builds alone)
+#        mainline-kernel.sh --start --now  the same, building at once
+#        mainline-kernel.sh --go         let a --start build begin
+#        mainline-kernel.sh --wait       wait for a --start (implies --go) and
+#                                        print its log; with none pending,
+#                                        fetch and build here
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
@@ -21,11 +25,13 @@ build="$kit_root/build"
 src="$build/mainline-src" obj="$build/kernel-mainline"
 log="$build/logs/mainline-kernel.log" status="$build/logs/mainline-kernel.status"
 pending="$build/logs/mainline-kernel.pending"
+go_file="$build/logs/mainline-kernel.go"
 unavailable="$build/mainline-unavailable"
 
-fetch_and_build() {
-	local rc=0 start
-	start=$(date +%s)
+# Fetch and unpack the pinned source; 1 when it cannot be had (the reason is
+# then in $unavailable), 0 when it is ready, the fetch's status on an error.
+fetch() {
+	local rc=0
 	rm -f "$unavailable"
 	"$here/fetch-mainline-source.sh" "$src" 2> >(tee "$build/logs/mainline-fetch.err" >&2) || rc=$?
 	if [ "$rc" = 3 ]; then
@@ -34,17 +40,51 @@ fetch_and_build() {
 		echo "WARNING: no mainline kernel: $(cat "$unavailable")" >&2
 		echo "WARNING: the mainline stages will be reported as skipped." >&2
 		echo "################################################################" >&2
-		return 0
+		return 1
 	fi
-	[ "$rc" = 0 ] || return "$rc"
+	return "$rc"
+}
+
+build() {
 	if [ ! -f "$obj/.stamp-kernel-built" ] || [ -n "$(find "$src/.kit-source-version" "$kit_root/qemu/kernel.config" \
 		"$kit_root/qemu/kernel-mainline.config" -newer "$obj/.stamp-kernel-built" 2>/dev/null)" ]; then
 		"$here/build-kernel.sh" "$src" "$obj" "$kit_root/qemu/kernel.config" "$kit_root/qemu/kernel-mainline.config"
 		touch "$obj/.stamp-kernel-built"
-		echo "$(($(date +%s) - start))" >"$build/timings/kernel-mainline-total"
 	else
 		echo ">> mainline kernel up to date in ${obj#"$kit_root"/} ($(cat "$src/.kit-package-version"))"
 	fi
+}
+
+fetch_and_build() {
+	local rc=0
+	fetch || rc=$?
+	[ "$rc" != 1 ] || return 0
+	[ "$rc" = 0 ] || return "$rc"
+	build
+}
+
+# The background job of --start: fetch now, build once --go says so (or at
+# once when $go_file is already there). It gives up when the make that
+# started it ($1) is gone before that, so a failed or interrupted make
+# check leaves nothing behind.
+background() {
+	local make_pid=$1 start rc=0
+	start=$(date +%s)
+	fetch || rc=$?
+	if [ "$rc" = 0 ]; then
+		while [ ! -f "$go_file" ]; do
+			if ! kill -0 "$make_pid" 2>/dev/null; then
+				echo ">> make is gone before the go: not building the mainline kernel"
+				return 1
+			fi
+			sleep 1
+		done
+		echo ">> building (waited $(($(date +%s) - start)) s since the start for the 6.12 kernel)"
+		build
+	elif [ "$rc" = 1 ]; then
+		rc=0
+	fi
+	return "$rc"
 }
 
 mkdir -p "$build/logs" "$build/timings"
@@ -53,14 +93,24 @@ case "${1:-}" in
 	fetch_and_build
 	;;
 --start)
-	rm -f "$status"
+	rm -f "$status" "$go_file"
+	[ "${2:-}" != --now ] || touch "$go_file"
 	touch "$pending"
-	echo ">> fetching and building the mainline kernel in the background (log: ${log#"$kit_root"/})"
+	echo ">> fetching the mainline kernel in the background (log: ${log#"$kit_root"/})"
+	# The make that runs make check (a recipe line's shell is its child).
+	make_pid=${KIT_OWNER_PID:-$PPID}
 	(
 		rc=0
-		nice -n 19 "$0" >"$log" 2>&1 || rc=$?
+		nice -n 19 "$0" --background "$make_pid" >"$log" 2>&1 || rc=$?
 		echo "$rc" >"$status"
 	) </dev/null &
+	;;
+--background)
+	background "$2"
+	;;
+--go)
+	touch "$go_file"
+	[ ! -f "$pending" ] || echo ">> the mainline kernel now builds in the background (log: ${log#"$kit_root"/})"
 	;;
 --wait)
 	# No background build pending: do it here (quick when up to date).
@@ -68,6 +118,7 @@ case "${1:-}" in
 		fetch_and_build
 		exit
 	fi
+	touch "$go_file"
 	if [ ! -f "$status" ]; then
 		echo ">> waiting for the mainline kernel build (log: ${log#"$kit_root"/})"
 		while [ ! -f "$status" ]; do sleep 2; done
@@ -77,7 +128,7 @@ case "${1:-}" in
 	exit "$(cat "$status")"
 	;;
 *)
-	echo "usage: $0 [--start | --wait]" >&2
+	echo "usage: $0 [--start [--now] | --go | --wait]" >&2
 	exit 2
 	;;
 esac

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Convert the .mmap hooks of the given C files to .mmap_prepare, in place:
 # scripts/coccinelle/mmap_prepare.cocci (spatch), then the kernel-doc of each
-# converted hook (kerneldoc-mmap-prepare.py). Files whose hook uses the VMA in
-# a way the semantic patch cannot express are left untouched: --report says
-# which, and where.
+# converted hook and the brace of an added error hook (tidy-converted.py).
+# Files whose hook uses the VMA in a way the semantic patch cannot express
+# are left untouched: --report says which, and where.
 # Usage: mmap-prepare.sh [--mainline] [--report] FILE...
 #   --mainline  write mainline's API (7.2+) instead of the kit's 6.12 API
 #   --report    change nothing; print "HOOK: convertible" or where a hook is
@@ -28,6 +28,6 @@ for f in "$@"; do
 		spatch --very-quiet --sp-file "$here/mmap_prepare.cocci" -D report "${defines[@]}" "$f"
 	else
 		spatch --very-quiet --sp-file "$here/mmap_prepare.cocci" -D patch "${defines[@]}" --in-place "$f"
-		"$here/kerneldoc-mmap-prepare.py" "$f" >/dev/null
+		"$here/tidy-converted.py" "$f" >/dev/null
 	fi
 done

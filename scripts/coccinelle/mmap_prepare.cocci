@@ -111,11 +111,49 @@ f(struct file *file, struct vm_area_struct *vma) {
 )
 }
 
+// The same remap as the last step, with its error replaced by a constant
+// errno: "if (remap_pfn_range(...)) return -EAGAIN; return 0;". The action
+// then gets an error hook (kit) or an error override (mainline) that gives
+// user space that errno, as the legacy hook did.
+@okif@
+identifier fops.f, hook.file, hook.vma, ERR;
+expression E;
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+ if (remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot))
+	return -ERR;
+|
+ if (io_remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot))
+	return -ERR;
+)
+ return 0;
+}
+
+@okif_sz@
+identifier fops.f, hook.file, hook.vma, sizevar.sz, ERR;
+expression E;
+position p;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+ if (remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot))
+	return -ERR;
+|
+ if (io_remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot))
+	return -ERR;
+)
+ return 0;
+}
+
 // Any other use of the VMA (a partial remap included): the file is not
 // converted.
 @bad@
 identifier fops.f, hook.file, hook.vma;
-position p != {okpos.p, okret.p, okret_sz.p};
+position p != {okpos.p, okret.p, okret_sz.p, okif.p, okif_sz.p};
 @@
 f(struct file *file, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
@@ -167,6 +205,59 @@ f(struct file *file, struct vm_area_struct *vma) {
 + mmap_action_ioremap_full(desc, PFN);
 + return 0;
 )
+}
+
+// The remap whose error was translated: the action, and the errno through
+// an error hook (kit; a new function next to the hook) or error_override.
+@errkit depends on patch && !bad && !mainline@
+identifier fops.f, hook.file, hook.vma, ERR;
+fresh identifier fe = f ## "_error";
+expression PFN, SZ;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+-	return -ERR;
++ mmap_action_remap_full(desc, PFN);
+|
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+-	return -ERR;
++ mmap_action_ioremap_full(desc, PFN);
+)
++ desc->action.error_hook = fe;
+ return 0;
+}
+
+@depends on patch && !bad && !mainline@
+identifier fops.f, errkit.ERR;
+fresh identifier fe = f ## "_error";
+@@
++ /* The errno user space saw when the legacy .mmap's remap failed. */
++ static int fe(int err)
++ {
++	return -ERR;
++ }
++
+  int f(...) { ... }
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.file, hook.vma, ERR;
+expression PFN, SZ;
+@@
+f(struct file *file, struct vm_area_struct *vma) {
+...
+(
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+-	return -ERR;
++ mmap_action_remap_full(desc, PFN);
+|
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+-	return -ERR;
++ mmap_action_ioremap_full(desc, PFN);
+)
++ desc->action.error_override = -ERR;
+ return 0;
 }
 
 @depends on patch && !bad && mainline@

@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""Second step of scripts/coccinelle/mmap-prepare.sh: Coccinelle rewrites
-code, not comments, so the kernel-doc block of each converted hook still
-names the old function and documents @file and @vma. For every function
-F_prepare(struct vm_area_desc *desc) whose kernel-doc names F(), rename it
-and replace the @file/@vma lines by one @desc line. Anything else in the
-comment is left as it is (its prose may still speak of the VMA: the
-conversion guide's checklist asks a human to reread it).
+"""Second step of scripts/coccinelle/mmap-prepare.sh, what Coccinelle does
+not do itself:
 
-Usage: kerneldoc-mmap-prepare.py FILE...
+- it rewrites code, not comments, so the kernel-doc block of each converted
+  hook still names the old function and documents @file and @vma. For every
+  function F_prepare(struct vm_area_desc *desc) whose kernel-doc names F(),
+  rename it and replace the @file/@vma lines by one @desc line. Anything else
+  in the comment is left as it is (its prose may still speak of the VMA: the
+  conversion guide's checklist asks a human to reread it);
+- it prints the error hook it adds (kit target) with its opening brace on
+  the signature's line; kernel style puts a function's brace on its own line.
+
+Usage: tidy-converted.py FILE...
 """
 import re
 import sys
@@ -47,15 +51,20 @@ def fix(text):
     return text, changed
 
 
+def brace_on_own_line(text):
+    return re.subn(r"^(static int \w+_error\(int err\))\{$", r"\1\n{", text, flags=re.M)
+
+
 def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         text, changed = fix(text)
-        if changed:
+        text, braces = brace_on_own_line(text)
+        if changed or braces:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-        print(f"{path}: {changed} kernel-doc block(s) updated")
+        print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved")
 
 
 if __name__ == "__main__":
