@@ -56,66 +56,103 @@ if ! command -v spatch >/dev/null; then
 fi
 echo "# $(spatch --version | head -n 1)"
 
-for target in "${targets[@]}"; do
-	flags=()
-	stage_kobj=$kobj kernel_conf=()
+# Stage 0 as it is ("plain": it returns remap_pfn_range()'s error), and a
+# variant that translates that error ("errno": if (remap...) return -EAGAIN;
+# return 0;), which becomes an error hook (kit) or error_override (mainline).
+variants="$out/variants"
+rm -rf "$variants" && mkdir -p "$variants/plain" "$variants/errno"
+cp "$legacy/mmap_lab0.c" "$variants/plain/"
+python3 - "$legacy/mmap_lab0.c" "$variants/errno/mmap_lab0.c" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+new, n = re.subn(r"\treturn (remap_pfn_range\(vma, vma->vm_start,\n)\s*(.*?),\n\s*(size, vma->vm_page_prot)\);",
+                 "\tif (\\1\\t\\t\\t    \\2,\\n\\t\\t\\t    \\3))\\n\\t\\treturn -EAGAIN;\\n\\treturn 0;", text)
+open(sys.argv[2], "w").write(new if n == 1 else text)
+PY
+
+# Convert VARIANT of stage 0 for TARGET and check the result: report mode,
+# patch mode, checkpatch, a W=1 -Werror build and stage 2's checks in a
+# guest, with the errno user space must see when the action fails.
+check_conversion() { # TARGET VARIANT ERRNO
+	local target=$1 variant=$2 errno=$3 name="$1/$2"
+	local flags=() stage_kobj=$kobj kernel_conf=() src_c="$variants/$2/mmap_lab0.c"
 	if [ "$target" = mainline ]; then
 		flags+=(--mainline)
 		stage_kobj="$kit_root/build/kernel-mainline"
 		kernel_conf=(STAGE_KERNEL=mainline)
 	fi
-	dir="$out/$target"
+	local dir="$out/$target-$variant"
 	rm -rf "$dir" && mkdir -p "$dir"
 	cp "$legacy/Kbuild" "$dir/"
 
-	report=$("$conv" --report "${flags[@]}" "$legacy/mmap_lab0.c" 2>&1)
+	if [ "$variant" = errno ] && ! grep -q 'return -EAGAIN;' "$src_c"; then
+		result 1 "$name: stage 0's remap could be rewritten into 'if (remap...) return -EAGAIN;' (did stage 0 change?)"
+		return
+	fi
+	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
 	echo "$report" | grep -qx 'mmap_lab_mmap: convertible'
-	result $? "$target: report mode says stage 0's mmap_lab_mmap is convertible" "$report"
+	result $? "$name: report mode says mmap_lab_mmap is convertible" "$report"
 
-	cp "$legacy/mmap_lab0.c" "$dir/"
+	cp "$src_c" "$dir/"
 	log=$("$conv" "${flags[@]}" "$dir/mmap_lab0.c" 2>&1 >/dev/null)
 	rc=$?
 	# The code, without its comments and strings, has no VMA left.
 	code=$(python3 -c 'import re,sys; print(re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", open(sys.argv[1]).read(), flags=re.S))' "$dir/mmap_lab0.c")
 	[ "$rc" = 0 ] && echo "$code" | grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' &&
 		! echo "$code" | grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' || rc=1
-	result "$rc" "$target: the semantic patch converts stage 0 (no VMA, remap or vm_flags_*() call left)" "$log"
-	diff -u "$legacy/mmap_lab0.c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
+	local what="no VMA, remap or vm_flags_*() call left"
+	if [ "$variant" = errno ]; then
+		if [ "$target" = mainline ]; then
+			echo "$code" | grep -q 'desc->action.error_override = -EAGAIN;' || rc=1
+			what="$what; the errno is desc->action.error_override"
+		else
+			echo "$code" | grep -q 'desc->action.error_hook = mmap_lab_mmap_error;' || rc=1
+			what="$what; the errno comes from an error hook"
+		fi
+	fi
+	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
+	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
 
 	cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$dir/mmap_lab0.c" 2>&1)
 	rc=0
 	echo "$cp_out" | grep -qE ': (ERROR|WARNING|CHECK):' && rc=1
-	result "$rc" "$target: the converted driver is checkpatch --strict clean" "$cp_out"
+	result "$rc" "$name: the converted driver is checkpatch --strict clean" "$cp_out"
 
 	if [ "$target" = mainline ]; then
 		why=$(kit_mainline_unavailable)
 		if [ -n "$why" ]; then
-			skip "$target: the converted driver builds" "$why"
-			skip "$target: the converted driver passes stage $target_stage's checks" "$why"
-			continue
+			skip "$name: the converted driver builds" "$why"
+			skip "$name: the converted driver passes stage $target_stage's checks" "$why"
+			return
 		fi
 	fi
 	build=$(make -s -C "$stage_kobj" M="$dir" W=1 KCFLAGS=-Werror modules 2>&1)
 	rc=$?
-	result "$rc" "$target: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
-	[ "$rc" = 0 ] || continue
+	result "$rc" "$name: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
+	[ "$rc" = 0 ] || return
 
 	# Stage 0's device and module, stage 2's checks and expectations: the
-	# converted driver must now behave as the remap-action stage does.
+	# converted driver must now behave as the remap-action stage does, with
+	# the errno of the variant when the action fails.
 	conf="$dir/stage.conf"
 	kit_conf_override "$legacy/stage.conf" "$conf" \
-		STAGE_TITLE="stage 0 converted by mmap_prepare.cocci ($target)" "${kernel_conf[@]}" \
+		STAGE_TITLE="stage 0 ($variant) converted by mmap_prepare.cocci ($target)" "${kernel_conf[@]}" \
 		STAGE_CHECKS="$(kit_stage_get "$target_stage" STAGE_CHECKS)" \
 		MMAP_LAB_VMFLAGS="$(kit_stage_get "$target_stage" MMAP_LAB_VMFLAGS)" \
 		MMAP_LAB_ACTION="$(kit_stage_get "$target_stage" MMAP_LAB_ACTION)" \
-		MMAP_LAB_ACTION_ERRNO="$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
-	run="cocci-boot-$target"
+		MMAP_LAB_ACTION_ERRNO="$errno"
+	run="cocci-boot-$target-$variant"
 	boot=$(KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$dir" KIT_RUN_NAME="$run" \
 		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" 0 2>&1)
 	rc=$?
 	read -r _ p f s _ <"$logs/$run.result"
-	result "$rc" "$target: the converted driver passes stage $target_stage's checks in a guest ($p passed, $f failed, $s skipped)" \
+	result "$rc" "$name: the converted driver passes stage $target_stage's checks in a guest, a failed action giving $errno ($p passed, $f failed, $s skipped)" \
 		"$(echo "$boot" | grep -E '^not ok')"
+}
+
+for target in "${targets[@]}"; do
+	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+	check_conversion "$target" errno EAGAIN
 done
 
 # A hook it cannot convert is reported and left alone: stage 0 with a

@@ -229,7 +229,7 @@ f(struct file *file, struct vm_area_struct *vma) {
  return 0;
 }
 
-@depends on patch && !bad && !mainline@
+@depends on patch && !bad && !mainline && errkit@
 identifier fops.f, errkit.ERR;
 fresh identifier fe = f ## "_error";
 @@
