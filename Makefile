@@ -37,7 +37,7 @@ KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -114,6 +114,7 @@ ifeq ($(STAGE),)
 # comes before the wait for it; the mainline parts and the summary after.
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline))
+	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
 	@$(MAKE) --no-print-directory kernel
 	@scripts/mainline-kernel.sh --go
@@ -128,10 +129,12 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@echo ">> the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
-	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
-	@echo ">> the conversion aid (make cocci), mainline target"
-	@scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER) || true
-	@qemu/check-all.sh --summary-all $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
+	@echo ">> on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages"
+	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
+	scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
+	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
+	wait; cat $(BUILD)/logs/todos-mainline.out
+	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
@@ -140,8 +143,11 @@ endif
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
 	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
 
-cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of drivers/ sound/ fs/ kernel/ (6.12 and 7.x) the semantic patch converts
+cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12 and 7.x trees the semantic patch converts, and why not the others
 	@scripts/cocci-report.sh
+
+cocci-proof: cocci-report ## apply the semantic patch to every real driver the report calls convertible; build each (-Werror) and checkpatch it
+	@scripts/cocci-proof.sh
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; done

@@ -20,6 +20,9 @@ if [ "$log" = - ]; then
 	exec "${qemu[@]}" -append "$cmdline kit.shell"
 fi
 mkdir -p "$(dirname "$log")"
+# make check's first guest: the time of its start, for scripts/record-times.sh.
+timings="$(dirname "$(dirname "$(realpath "$0")")")/build/timings"
+[ ! -d "$timings" ] || [ -f "$timings/first-boot" ] || date +%s >"$timings/first-boot"
 rc=0
 timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -append "$cmdline" </dev/null >"$log" 2>&1 || rc=$?
 if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
 # Run stages (all of them, or those given) and print a summary table and the
 # closing line "N passed, N failed". Exits non-zero on any failure.
-# make check runs the 6.12 stages while the mainline kernel still builds
-# (--no-summary), then the mainline ones with the summary of the whole kit
-# (--summary-all): every stage, and the parts that ran before the boots.
-# Usage: check-all.sh [--no-summary | --summary-all] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
+# make check runs the 6.12 stages while the mainline kernel still builds and
+# the mainline ones after it (--no-summary), then the summary of the whole
+# kit (--summary-only: runs nothing, prints every stage's row and those of
+# the parts that ran before the boots).
+# Usage: check-all.sh [--no-summary | --summary-only] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
 set -uo pipefail
 
 summary=given
 case "${1:-}" in
 --no-summary) summary=none && shift ;;
---summary-all) summary=all && shift ;;
+--summary-only) summary=only && shift ;;
 esac
 kobj=$1 checker=$2
 shift 2
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/stages.sh"
-if [ $# -eq 0 ]; then
+if [ "$summary" = only ]; then
+	stages=()
+	summary=all
+elif [ $# -eq 0 ]; then
 	mapfile -t stages < <(kit_stage_ids)
 	[ "$summary" = none ] || summary=all
 else

@@ -90,7 +90,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 		return
 	fi
 	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
-	echo "$report" | grep -qx 'mmap_lab_mmap: convertible'
+	echo "$report" | grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$'
 	result $? "$name: report mode says mmap_lab_mmap is convertible" "$report"
 
 	cp "$src_c" "$dir/"
@@ -173,6 +173,23 @@ if [ "$result_name" = cocci ]; then
 		cmp -s "$partial" "$partial.orig"
 		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
 	done
+	# A test of the flags that is not a truth value has no mainline form
+	# (vma_desc_test_any() would change its meaning): stage 0 comparing its
+	# flags is reported and untouched on mainline, converted on the kit.
+	compare="$out/compare/mmap_lab0.c"
+	mkdir -p "$(dirname "$compare")"
+	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if ((vma->vm_flags \& (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE)/' \
+		"$legacy/mmap_lab0.c" >"$compare"
+	cp "$compare" "$compare.orig"
+	report=$("$conv" --report --mainline "$compare" 2>&1)
+	"$conv" --mainline "$compare" >/dev/null 2>&1
+	rc=1
+	grep -q '!= VM_MAYSHARE' "$compare" && cmp -s "$compare" "$compare.orig" &&
+		echo "$report" | grep -q 'mmap_lab_mmap: not converted: flags used as other than a truth value' && rc=0
+	result "$rc" "--mainline reports a comparison of the flags and leaves it untouched ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
+	"$conv" "$compare" >/dev/null 2>&1
+	grep -q '(desc->vm_flags & (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE' "$compare"
+	result $? "the kit target converts the same comparison (desc->vm_flags)"
 fi
 
 secs=$(($(date +%s) - start))

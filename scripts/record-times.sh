@@ -31,6 +31,10 @@ out="$top/Documentation/measured-times.inc"
 	echo "     - $(mins "$(get mainline-source)")"
 	echo "   * - building the mainline kernel from scratch (in the background of the 6.12 guests)"
 	echo "     - $(mins "$(get kernel-kernel-mainline)")"
+	if [ -f "$t/first-boot" ] && [ -f "$t/check-start" ]; then
+		echo "   * - the first guest boots, after the start of \`\`make check\`\`"
+		echo "     - $(mins $(($(cat "$t/first-boot") - $(cat "$t/check-start"))))"
+	fi
 	for id in $("$top/qemu/stages.sh" list); do
 		r="$top/build/logs/$id.result"
 		[ -f "$r" ] || continue

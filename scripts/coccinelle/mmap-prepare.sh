@@ -6,8 +6,10 @@
 # are left untouched: --report says which, and where.
 # Usage: mmap-prepare.sh [--mainline] [--report] FILE...
 #   --mainline  write mainline's API (7.2+) instead of the kit's 6.12 API
-#   --report    change nothing; print "HOOK: convertible" or where a hook is
-#               not, for each file
+#   --report    change nothing; print "FILE:LINE: HOOK: convertible" (after a
+#               trial conversion of a copy) or where and why a hook is not
+# A converted hook in which spatch left the VMA (code it could not parse) is
+# put back as it was, with a message; the exit status is then 1.
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
@@ -23,11 +25,39 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "usage: $0 [--mainline] [--report] FILE..." >&2; exit 2; }
 command -v spatch >/dev/null || { echo "error: spatch not found: install Debian's coccinelle" >&2; exit 1; }
-for f in "$@"; do
-	if [ "$mode" = report ]; then
-		spatch --very-quiet --sp-file "$here/mmap_prepare.cocci" -D report "${defines[@]}" "$f"
-	else
-		spatch --very-quiet --sp-file "$here/mmap_prepare.cocci" -D patch "${defines[@]}" --in-place "$f"
-		"$here/tidy-converted.py" "$f" >/dev/null
+cocci=(spatch --very-quiet --no-includes --sp-file "$here/mmap_prepare.cocci" "${defines[@]}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# Convert $1 in place; if spatch left the VMA or the file argument in a
+# converted hook (code it could not parse), put the original back and say so.
+convert() {
+	cp "$1" "$tmp/original.c"
+	"${cocci[@]}" -D patch --in-place "$1" >/dev/null || true
+	"$here/tidy-converted.py" "$1" >/dev/null
+	if ! "$here/verify-converted.py" "$tmp/original.c" "$1" >&2; then
+		cp "$tmp/original.c" "$1"
+		echo "$1: left untouched" >&2
+		return 1
 	fi
+}
+
+if [ "$mode" = patch ]; then
+	rc=0
+	for f in "$@"; do
+		convert "$f" || rc=1
+	done
+	exit "$rc"
+fi
+# One spatch for all the files; then each "convertible" verdict is tried on
+# a copy: a hook spatch could not parse in full is reported as such.
+{ "${cocci[@]}" -D report "$@" || true; } | while IFS= read -r line; do
+	if [[ "$line" == *": convertible" ]]; then
+		f=${line%%:*}
+		cp "$f" "$tmp/trial.c"
+		if ! convert "$tmp/trial.c" 2>/dev/null || cmp -s "$f" "$tmp/trial.c"; then
+			line="${line%: convertible}: not converted: part of it was not parsed by spatch (an #ifdef branch or a macro?)"
+		fi
+	fi
+	echo "$line"
 done

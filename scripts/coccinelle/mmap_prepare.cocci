@@ -21,38 +21,58 @@ virtual context
 virtual report
 virtual mainline
 
+@initialize:python@
+@@
+import re
+
+
+def vm_flag_names(e):
+    """The VM_* names of a flag expression such as "VM_IO | VM_DONTDUMP",
+    or None when it is anything else (a mask variable, a computation)."""
+    names = [t.strip() for t in re.sub(r"[()]", " ", e).split("|")]
+    if all(re.fullmatch(r"VM_[A-Z0-9_]+", t) for t in names):
+        return names
+    return None
+
+
+def vma_bits(e):
+    """Mainline's bit numbers for the same flags: "VMA_IO_BIT, VMA_DONTDUMP_BIT"."""
+    return ", ".join("VMA_%s_BIT" % name[3:] for name in vm_flag_names(e))
+
 // The hook: the .mmap of a struct file_operations.
 @fops@
 identifier fops_name, f;
+position fp;
 @@
-struct file_operations fops_name = { ..., .mmap = f, ... };
+struct file_operations fops_name = { ..., .mmap = f@fp, ... };
 
 @hook@
-identifier fops.f, file, vma;
+identifier fops.f, filearg, vma;
+position hp;
 @@
-int f(struct file *file, struct vm_area_struct *vma) { ... }
+int f@hp(struct file *filearg, struct vm_area_struct *vma) { ... }
 
 // A local that holds the size of the whole VMA, never assigned again.
 @sizevar@
-identifier fops.f, hook.file, hook.vma, sz;
+identifier fops.f, hook.filearg, hook.vma, sz;
 type T;
 expression E;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 T sz = vma->vm_end - vma->vm_start;
 ... when != sz = E
 }
 
-// Every use of the VMA that has a descriptor form. The remap forms must
-// cover the whole VMA and be the hook's last statement.
+// Every use of the VMA that has a descriptor form on both targets: set and
+// clear of named VM_* flags, alone or or-ed together (tests: below). The remap forms must cover
+// the whole VMA and be the hook's last statement (below).
 @okpos@
-identifier fops.f, hook.file, hook.vma;
-identifier I;
-expression E;
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
  vma@p->vm_end
@@ -67,9 +87,26 @@ f(struct file *file, struct vm_area_struct *vma) {
 |
  vma@p->vm_private_data
 |
- vma@p->vm_flags & I
-|
  vma_pages(vma@p)
+|
+ vm_flags_set(vma@p, F)
+|
+ vm_flags_clear(vma@p, F)
+)
+...>
+}
+
+// On the kit's API any use of the flags has a form: desc->vm_flags (a mask
+// variable, a comparison, ...). Mainline's helpers take named flags only.
+@okflags depends on !mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression E;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ vma@p->vm_flags
 |
  vm_flags_set(vma@p, E)
 |
@@ -78,31 +115,89 @@ f(struct file *file, struct vm_area_struct *vma) {
 ...>
 }
 
+// On mainline a test of named flags is vma_desc_test() (one flag) or
+// vma_desc_test_any() (several), which say true or false: only where the
+// test is used as a truth value, never "(flags & (A | B)) != (A | B)".
+@okflags_ml depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression E;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ !(vma@p->vm_flags & F)
+|
+ vma@p->vm_flags & F && E
+|
+ vma@p->vm_flags & F || E
+|
+ E && vma@p->vm_flags & F
+|
+ E || vma@p->vm_flags & F
+|
+ (vma@p->vm_flags & F) && E
+|
+ (vma@p->vm_flags & F) || E
+|
+ E && (vma@p->vm_flags & F)
+|
+ E || (vma@p->vm_flags & F)
+)
+...>
+}
+
+@okflags_mlif depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+statement S1, S2;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ if (vma@p->vm_flags & F) S1 else S2
+|
+ if (vma@p->vm_flags & F) S1
+)
+...>
+}
+
 // A remap of the whole VMA as the hook's final return statement (its size
 // written out, or a local that holds it); the VMA inside it is accounted
 // for by okpos.
 @okret@
-identifier fops.f, hook.file, hook.vma;
-expression E, E1;
+identifier fops.f, hook.filearg, hook.vma;
+expression E;
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
  return remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
 |
  return io_remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
-|
- return vm_iomap_memory(vma@p, E, E1);
 )
 }
 
+// vm_iomap_memory() has an action on mainline only.
+@okret_iomap depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression E, E1;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+ return vm_iomap_memory(vma@p, E, E1);
+}
+
 @okret_sz@
-identifier fops.f, hook.file, hook.vma, sizevar.sz;
+identifier fops.f, hook.filearg, hook.vma, sizevar.sz;
 expression E;
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
  return remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot);
@@ -116,11 +211,11 @@ f(struct file *file, struct vm_area_struct *vma) {
 // then gets an error hook (kit) or an error override (mainline) that gives
 // user space that errno, as the legacy hook did.
 @okif@
-identifier fops.f, hook.file, hook.vma, ERR;
+identifier fops.f, hook.filearg, hook.vma, ERR;
 expression E;
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
  if (remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot))
@@ -133,11 +228,11 @@ f(struct file *file, struct vm_area_struct *vma) {
 }
 
 @okif_sz@
-identifier fops.f, hook.file, hook.vma, sizevar.sz, ERR;
+identifier fops.f, hook.filearg, hook.vma, sizevar.sz, ERR;
 expression E;
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
  if (remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot))
@@ -152,10 +247,10 @@ f(struct file *file, struct vm_area_struct *vma) {
 // Any other use of the VMA (a partial remap included): the file is not
 // converted.
 @bad@
-identifier fops.f, hook.file, hook.vma;
-position p != {okpos.p, okret.p, okret_sz.p, okif.p, okif_sz.p};
+identifier fops.f, hook.filearg, hook.vma;
+position p != {okpos.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okret_sz.p, okif.p, okif_sz.p};
 @@
-f(struct file *file, struct vm_area_struct *vma) { <+... vma@p ...+> }
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
 @script:python depends on report && bad@
 f << fops.f;
@@ -173,28 +268,30 @@ reasons = [
     (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
     (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
     (r"=\s*vma\s*;", "the VMA is stored"),
-    (r"\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
+    (r"\bvm_flags(_set|_clear)?\b", "flags used as other than a truth value, or not named VM_* flags (mainline's helpers take bit numbers)"),
+    (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
 ]
 why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
 coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
 
 @script:python depends on report && !bad@
 f << fops.f;
-vma << hook.vma;
+hp << hook.hp;
 @@
-print("%s: convertible" % f)
+print("%s:%s: %s: convertible" % (hp[0].file, hp[0].line, f))
 
 @script:python depends on report && !hook@
 f << fops.f;
+fp << fops.fp;
 @@
-print("%s: not converted: its definition was not found or not parsed in this file" % f)
+print("%s:%s: %s: not converted: its definition was not found or not parsed in this file" % (fp[0].file, fp[0].line, f))
 
 // The whole-VMA remap becomes the action, recorded as the last step.
 @depends on patch && !bad@
-identifier fops.f, hook.file, hook.vma;
+identifier fops.f, hook.filearg, hook.vma;
 expression PFN, SZ;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
 - return remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot);
@@ -210,11 +307,11 @@ f(struct file *file, struct vm_area_struct *vma) {
 // The remap whose error was translated: the action, and the errno through
 // an error hook (kit; a new function next to the hook) or error_override.
 @errkit depends on patch && !bad && !mainline@
-identifier fops.f, hook.file, hook.vma, ERR;
+identifier fops.f, hook.filearg, hook.vma, ERR;
 fresh identifier fe = f ## "_error";
 expression PFN, SZ;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
 - if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
@@ -242,10 +339,10 @@ fresh identifier fe = f ## "_error";
   int f(...) { ... }
 
 @depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma, ERR;
+identifier fops.f, hook.filearg, hook.vma, ERR;
 expression PFN, SZ;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
 - if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
@@ -261,10 +358,10 @@ f(struct file *file, struct vm_area_struct *vma) {
 }
 
 @depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma;
+identifier fops.f, hook.filearg, hook.vma;
 expression S, L;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 - return vm_iomap_memory(vma, S, L);
 + mmap_action_simple_ioremap(desc, S, L);
@@ -273,10 +370,10 @@ f(struct file *file, struct vm_area_struct *vma) {
 
 // Flags, the kit's 6.12 form: the descriptor's vm_flags.
 @depends on patch && !bad && !mainline@
-identifier fops.f, hook.file, hook.vma, A;
+identifier fops.f, hook.filearg, hook.vma, A;
 expression E;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
 - vm_flags_set(vma, E);
@@ -294,118 +391,84 @@ f(struct file *file, struct vm_area_struct *vma) {
 ...>
 }
 
-// Flags, mainline's form: one helper call, bit numbers VMA_*_BIT.
+// Flags, mainline's form: one helper call with the flags' bit numbers,
+// VMA_*_BIT; a test of several flags is a test of any of them.
+// (bad made sure that every test in the hook is a truth value.)
 @mtest depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma;
-identifier A =~ "^VM_";
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) { <+... vma->vm_flags & A@p ...+> }
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p->vm_flags & F ...+> }
 
-@script:python mtest_bit@
-a << mtest.A;
-b;
+@script:python mtest_call@
+fl << mtest.F;
+fn;
+bits;
 @@
-coccinelle.b = cocci.make_ident("VMA_" + a[3:] + "_BIT")
+coccinelle.fn = cocci.make_ident("vma_desc_test" if len(vm_flag_names(fl)) == 1 else "vma_desc_test_any")
+coccinelle.bits = cocci.make_ident(vma_bits(fl))
 
 @depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma, mtest.A, mtest_bit.b;
+identifier fops.f, hook.filearg, hook.vma, mtest_call.fn, mtest_call.bits;
+expression mtest.F;
 position mtest.p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
-- !(vma->vm_flags & A@p)
-+ !vma_desc_test(desc, b)
+- !(vma@p->vm_flags & F)
++ !fn(desc, bits)
 |
-- vma->vm_flags & A@p
-+ vma_desc_test(desc, b)
+- vma@p->vm_flags & F
++ fn(desc, bits)
 )
 ...>
 }
 
-@mset depends on patch && !bad && mainline disable bitor_comm@
-identifier fops.f, hook.file, hook.vma;
-identifier A =~ "^VM_", B =~ "^VM_";
+@mset depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
 position p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <+...
 (
- vm_flags_set@p(vma, A | B);
+ vm_flags_set@p(vma, F);
 |
- vm_flags_clear@p(vma, A | B);
+ vm_flags_clear@p(vma, F);
 )
 ...+>
 }
 
 @script:python mset_bits@
-a << mset.A;
-b << mset.B;
-ab;
-bb;
+fl << mset.F;
+bits;
 @@
-coccinelle.ab = cocci.make_ident("VMA_" + a[3:] + "_BIT")
-coccinelle.bb = cocci.make_ident("VMA_" + b[3:] + "_BIT")
-
-@depends on patch && !bad && mainline disable bitor_comm@
-identifier fops.f, hook.file, hook.vma, mset.A, mset.B, mset_bits.ab, mset_bits.bb;
-position mset.p;
-@@
-f(struct file *file, struct vm_area_struct *vma) {
-<...
-(
-- vm_flags_set@p(vma, A | B);
-+ vma_desc_set_flags(desc, ab, bb);
-|
-- vm_flags_clear@p(vma, A | B);
-+ vma_desc_clear_flags(desc, ab, bb);
-)
-...>
-}
-
-@mset1 depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma;
-identifier A =~ "^VM_";
-position p;
-@@
-f(struct file *file, struct vm_area_struct *vma) {
-<+...
-(
- vm_flags_set@p(vma, A);
-|
- vm_flags_clear@p(vma, A);
-)
-...+>
-}
-
-@script:python mset1_bit@
-a << mset1.A;
-ab;
-@@
-coccinelle.ab = cocci.make_ident("VMA_" + a[3:] + "_BIT")
+coccinelle.bits = cocci.make_ident(vma_bits(fl))
 
 @depends on patch && !bad && mainline@
-identifier fops.f, hook.file, hook.vma, mset1.A, mset1_bit.ab;
-position mset1.p;
+identifier fops.f, hook.filearg, hook.vma, mset_bits.bits;
+expression mset.F;
+position mset.p;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
-- vm_flags_set@p(vma, A);
-+ vma_desc_set_flags(desc, ab);
+- vm_flags_set@p(vma, F);
++ vma_desc_set_flags(desc, bits);
 |
-- vm_flags_clear@p(vma, A);
-+ vma_desc_clear_flags(desc, ab);
+- vm_flags_clear@p(vma, F);
++ vma_desc_clear_flags(desc, bits);
 )
 ...>
 }
 
 // Every other read or write of the VMA, and the file argument.
 @depends on patch && !bad@
-identifier fops.f, hook.file, hook.vma;
+identifier fops.f, hook.filearg, hook.vma;
 @@
-f(struct file *file, struct vm_area_struct *vma) {
+f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
 - vma->vm_end - vma->vm_start
@@ -432,19 +495,30 @@ f(struct file *file, struct vm_area_struct *vma) {
 - vma->vm_end
 + desc->end
 |
-- file
+- filearg
 + desc->file
 )
 ...>
 }
 
+// The local that held the VMA's size, when the action took its only use.
+@depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar.sz, d;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+- T sz = vma_desc_size(d);
+... when != sz
+}
+
 // The signature and the initializer.
 @depends on patch && !bad@
-identifier fops.f, hook.file, hook.vma;
+identifier fops.f, hook.filearg, hook.vma;
 fresh identifier fp = f ## "_prepare";
 @@
 int
-- f(struct file *file, struct vm_area_struct *vma)
+- f(struct file *filearg, struct vm_area_struct *vma)
 + fp(struct vm_area_desc *desc)
  { ... }
 

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Check a file converted by mmap_prepare.cocci against its original: every
+hook F(struct file *FILE, struct vm_area_struct *VMA) of the original that
+became F_prepare(struct vm_area_desc *desc) must no longer name FILE or VMA
+in its body (other than as a field, desc->file). spatch skips code it cannot
+parse, often a branch under #ifdef, and leaves it as it was: this catches
+what it left behind.
+
+Prints one line per hook that is not clean; exit status 1 if any.
+Usage: verify-converted.py ORIGINAL CONVERTED
+"""
+import re
+import sys
+
+SIGNATURE = re.compile(r"\b(\w+)\(\s*struct file \*(\w+),\s*struct vm_area_struct \*(\w+)\)\s*\{")
+
+
+def body(text, name):
+    m = re.search(r"\b" + re.escape(name) + r"\(struct vm_area_desc \*desc\)\s*\{", text)
+    if not m:
+        return None
+    depth, i = 1, m.end()
+    while depth and i < len(text):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        i += 1
+    return text[m.end():i]
+
+
+def code_only(text):
+    return re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", text, flags=re.S)
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+        original = f.read()
+    with open(sys.argv[2], encoding="utf-8", errors="replace") as f:
+        converted = f.read()
+    bad = 0
+    for hook, file_arg, vma_arg in SIGNATURE.findall(original):
+        code = body(converted, hook + "_prepare")
+        if code is None:
+            continue
+        left = {name for name in (file_arg, vma_arg)
+                if re.search(r"(?<![\w.>])" + re.escape(name) + r"\b", code_only(code))}
+        if left:
+            bad += 1
+            print(f"{sys.argv[2]}: {hook}: '{', '.join(sorted(left))}' left in the converted hook:"
+                  " spatch could not parse all of it (an #ifdef branch or a macro?)")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
