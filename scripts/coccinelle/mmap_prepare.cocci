@@ -89,6 +89,8 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 |
  vma_pages(vma@p)
 |
+ shmem_zero_setup(vma@p)
+|
  vm_flags_set(vma@p, F)
 |
  vm_flags_clear(vma@p, F)
@@ -163,6 +165,13 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 )
 ...>
 }
+
+// vma_set_anonymous() has a descriptor form on mainline only.
+@okanon depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <... vma_set_anonymous(vma@p) ...> }
 
 // A remap of the whole VMA as the hook's final return statement (its size
 // written out, or a local that holds it); the VMA inside it is accounted
@@ -248,7 +257,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // converted.
 @bad@
 identifier fops.f, hook.filearg, hook.vma;
-position p != {okpos.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okret_sz.p, okif.p, okif_sz.p};
+position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okret_sz.p, okif.p, okif_sz.p};
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
@@ -267,6 +276,7 @@ reasons = [
     (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
     (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
     (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
+    (r"\bvma_set_anonymous\s*\(", "vma_set_anonymous(): no descriptor form on the kit's API (-D mainline: vma_desc_set_anonymous())"),
     (r"=\s*vma\s*;", "the VMA is stored"),
     (r"\bvm_flags(_set|_clear)?\b", "flags used as other than a truth value, or not named VM_* flags (mainline's helpers take bit numbers)"),
     (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
@@ -464,6 +474,16 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...>
 }
 
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+- vma_set_anonymous(vma)
++ vma_desc_set_anonymous(desc)
+...>
+}
+
 // Every other read or write of the VMA, and the file argument.
 @depends on patch && !bad@
 identifier fops.f, hook.filearg, hook.vma;
@@ -476,6 +496,9 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 |
 - vma_pages(vma)
 + vma_desc_pages(desc)
+|
+- shmem_zero_setup(vma)
++ shmem_zero_setup_desc(desc)
 |
 - vma->vm_pgoff
 + desc->pgoff

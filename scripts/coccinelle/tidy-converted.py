@@ -10,7 +10,10 @@ not do itself:
   in the comment is left as it is (its prose may still speak of the VMA: the
   conversion guide's checklist asks a human to reread it);
 - it prints the error hook it adds (kit target) with its opening brace on
-  the signature's line; kernel style puts a function's brace on its own line.
+  the signature's line; kernel style puts a function's brace on its own line;
+- the bit list of a mainline flags call (vma_desc_set_flags(desc, VMA_A_BIT,
+  ...)) is one token to it, so a long list is not wrapped: wrap it at 80
+  columns, aligned after the parenthesis.
 
 Usage: tidy-converted.py FILE...
 """
@@ -55,16 +58,50 @@ def brace_on_own_line(text):
     return re.subn(r"^(static int \w+_error\(int err\))\{$", r"\1\n{", text, flags=re.M)
 
 
+FLAGS_CALL = re.compile(r"^(\t+)((?:vma_desc_set_flags|vma_desc_clear_flags)\(desc,)\s*\n?\s*([A-Z0-9_, ]+\);)$", re.M)
+
+
+def columns(text):
+    return len(text.expandtabs(8))
+
+
+def wrap_flags_call(m):
+    indent, head, rest = m.group(1), m.group(2), m.group(3)
+    args = [a.strip() for a in rest[:-2].split(",")]
+    line = indent + head + " " + ", ".join(args) + ");"
+    if columns(line) <= 80:
+        return line
+    col = columns(indent + head) - len("desc,")
+    align = "\t" * (col // 8) + " " * (col % 8)
+    lines, current = [], indent + head
+    for i, arg in enumerate(args):
+        piece = arg + (");" if i == len(args) - 1 else ",")
+        if columns(current + " " + piece) > 80 and current.strip() not in ("", head):
+            lines.append(current)
+            current = align + piece
+        else:
+            current += " " + piece if current != align else piece
+    lines.append(current)
+    return "\n".join(lines)
+
+
+def wrap_flags_calls(text):
+    new = FLAGS_CALL.sub(wrap_flags_call, text)
+    return new, int(new != text)
+
+
 def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         text, changed = fix(text)
         text, braces = brace_on_own_line(text)
-        if changed or braces:
+        text, wrapped = wrap_flags_calls(text)
+        if changed or braces or wrapped:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
-        print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved")
+        print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
+              f" flags calls {'rewrapped' if wrapped else 'unchanged'}")
 
 
 if __name__ == "__main__":
