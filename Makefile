@@ -37,7 +37,7 @@ KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -113,7 +113,7 @@ ifeq ($(STAGE),)
 # boots no later than without it. Everything that runs on the 6.12 kernel
 # comes before the wait for it; the mainline parts and the summary after.
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline bench stress))
 	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
 	@$(MAKE) --no-print-directory kernel
@@ -126,6 +126,10 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@echo ">> the conversion aid (make cocci), kit target"
 	@scripts/check-cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
+	@echo ">> the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
+	@$(MAKE) --no-print-directory bench BENCH=short || true
+	@echo ">> the stress run, short (make stress): every driver side by side in a 2-CPU guest"
+	@$(MAKE) --no-print-directory stress STRESS=short || true
 	@echo ">> the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
@@ -148,6 +152,18 @@ cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12
 
 cocci-proof: cocci-report ## apply the semantic patch to every real driver the report calls convertible; build each (-Werror) and checkpatch it
 	@scripts/cocci-proof.sh
+
+bench: kernel checker ## the performance lab: legacy remap, fault-per-page and remap action side by side in one guest (mainline too, if built); BENCH=short: make check's guard
+	@scripts/run-bench.sh $(if $(filter short,$(BENCH)),--short) $(KOBJ) $(CHECKER)
+
+bench-docs: kernel checker ## make bench, and write its table and plot into Documentation/ for the performance page
+	@scripts/run-bench.sh --docs $(KOBJ) $(CHECKER)
+
+stress: kernel checker ## every driver side by side in a 2-CPU guest: processes, threads, fork, mremap, injected failures, rmmod; STRESS=short: make check's run
+	@scripts/run-stress.sh $(if $(filter short,$(STRESS)),--short) $(KOBJ) $(CHECKER)
+
+kernel-profile: kernel-source ## build the kit kernel once more with every compiler call timed: where the build time goes
+	@scripts/kernel-build-profile.sh $(KSRC) $(FRAGMENT)
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; done

@@ -12,7 +12,11 @@ accel=(-accel tcg)
 if [ "${KIT_ACCEL:-tcg}" = kvm ]; then
 	accel=(-accel kvm -accel tcg)
 fi
-qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp 1 -nographic -no-reboot -nic none
+# KIT_CPUS: virtual CPUs (a stage.conf's STAGE_CPUS; make stress uses 2, which
+# TCG runs on two host threads). One socket each: without ACPI the kernel
+# finds its CPUs in SeaBIOS's MP table, which lists one processor per socket.
+cpus=${KIT_CPUS:-1}
+qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$cpus,sockets=$cpus" -nographic -no-reboot -nic none
 	-device edu -kernel "$kernel" -initrd "$initrd")
 cmdline="console=ttyS0 panic=-1 $extra"
 

@@ -43,6 +43,18 @@ out="$top/Documentation/measured-times.inc"
 		echo "   * - booting and checking stage \`\`$id\`\`"
 		echo "     - $secs s"
 	done
+	for part in bench stress; do
+		r="$top/build/logs/$part.result"
+		[ -f "$r" ] || continue
+		read -r _ _ _ _ secs <"$r"
+		echo "   * - \`\`make $part\`\`'s short run in \`\`make check\`\` (module build, guest, report)"
+		echo "     - $secs s"
+	done
+	for part in bench stress; do
+		[ -f "$t/$part" ] || continue
+		echo "   * - \`\`make $part\`\` (the full run, last time it ran)"
+		echo "     - $(mins "$(get "$part")")"
+	done
 	if [ -n "${1:-}" ]; then
 		echo "   * - the whole \`\`make check\`\` from a fresh clone"
 		echo "     - $(mins "$1")"
