@@ -12,18 +12,10 @@ src=$(realpath "$1") kobj=$(realpath "$2")
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 mkdir -p build/logs
-passed=0 failed=0 skipped=0 n=0
-result() { # RC DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || echo "$3" | head -n 15 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
-}
+# The first lines of a failure's output are the ones that say what failed.
+TAP_DETAIL="head"
+# shellcheck source=scripts/tap.sh
+. "$top/scripts/tap.sh"
 # Run from outside this repository: checkpatch reads a surrounding git
 # repository and then misreads the empty context lines of a patch.
 checkpatch() { (cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1); }

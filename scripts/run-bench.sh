@@ -32,22 +32,8 @@ out="$kit_root/build/bench"
 logs="$kit_root/build/logs"
 mkdir -p "$out" "$logs"
 start=$(date +%s)
-passed=0 failed=0 skipped=0 n=0
-result() { # RC DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || echo "$3" | tail -n 15 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
-}
-skip() { # DESCRIPTION REASON
-	n=$((n + 1)) skipped=$((skipped + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
+# shellcheck source=scripts/tap.sh
+. "$here/tap.sh"
 
 # Boot KERNEL's bench guest; its samples go to build/bench/KERNEL.tap.
 run_guest() { # KERNEL CONF KOBJ

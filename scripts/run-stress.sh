@@ -22,18 +22,8 @@ out="$kit_root/build/stress"
 logs="$kit_root/build/logs"
 mkdir -p "$out" "$logs"
 start=$(date +%s)
-passed=0 failed=0 n=0
-result() { # RC DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $2"
-		[ -z "${3:-}" ] || echo "$3" | tail -n 15 | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
-}
+# shellcheck source=scripts/tap.sh
+. "$here/tap.sh"
 finish() {
 	echo "1..$n"
 	echo "# stress run: $(($(date +%s) - start)) s"
