@@ -264,8 +264,9 @@ int main(void)
 	 * n! orders in turn): which driver runs right after which, e.g. after
 	 * the fault-per-page run and its munmap() of 1024 refcounted pages,
 	 * is the same for all of them over the run. Before each sample the
-	 * program sleeps a tick, so that work the previous one deferred (RCU
-	 * callbacks, freeing page tables) runs outside the measurement.
+	 * program yields the CPU, so that kernel threads woken by the previous
+	 * sample's work can run outside the measurement. (Sleeping instead,
+	 * 1 ms, let the guest CPU idle and made the spreads wider.)
 	 */
 	for (r = 0; r < reps; r++) {
 		int order[MAX_DEVICES];
