@@ -109,35 +109,46 @@ ifeq ($(STAGE),)
 # Every part runs and gets its row in the summary, failures included; the
 # summary's closing line and exit status count them all.
 # The mainline kernel is fetched in the background from the start and built
-# there (nice 19) once the 6.12 kernel is built, so the first 6.12 guest
-# boots no later than without it. Everything that runs on the 6.12 kernel
-# comes before the wait for it; the mainline parts and the summary after.
+# there (nice 19) once the 6.12 kernel is built. The 6.12 stages boot as soon
+# as the kernel, their modules and the checker are built (the first guest is
+# the figure a newcomer waits for); everything else that runs on the 6.12
+# kernel follows, before the wait for the mainline kernel; then the mainline
+# parts and the summary. scripts/check-phase.sh prints and records the
+# timeline (build/timings/phases).
+PHASE := scripts/check-phase.sh
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline bench stress))
-	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot && date +%s >$(BUILD)/timings/check-start
+	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
+	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build"
 	@$(MAKE) --no-print-directory kernel
 	@scripts/mainline-kernel.sh --go
-	@$(MAKE) --no-print-directory all
-	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
-	@echo ">> the learner's loop of the labs pages, replayed on stage 1"
-	@scripts/check-learner-loop.sh 1 || true
-	@scripts/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
+	@$(PHASE) "the 6.12 stages: their modules, the checker, one guest per stage"
+	@$(MAKE) --no-print-directory modules checker
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
-	@echo ">> the conversion aid (make cocci), kit target"
+	@$(PHASE) "the rest of make all: skeletons and HTML docs"
+	@$(MAKE) --no-print-directory all
+	@$(PHASE) "static checks (checkpatch, skeletons, shellcheck, vma tests, kernel docs)"
+	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
+	@$(PHASE) "the learner's loop of the labs pages, replayed on stage 1"
+	@scripts/check-learner-loop.sh 1 || true
+	@$(PHASE) "the TODO mutation proof on the 6.12 stages"
+	@scripts/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
+	@$(PHASE) "the conversion aid (make cocci), kit target"
 	@scripts/check-cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
-	@echo ">> the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
+	@$(PHASE) "the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
 	@$(MAKE) --no-print-directory bench BENCH=short || true
-	@echo ">> the stress run, short (make stress): every driver side by side in a 2-CPU guest"
+	@$(PHASE) "the stress run, short (make stress): every driver side by side in a 2-CPU guest"
 	@$(MAKE) --no-print-directory stress STRESS=short || true
-	@echo ">> the mainline kernel (fetched and built in the background since the start)"
+	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
+	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages"
 	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
-	@echo ">> on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages"
 	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
 	scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
+	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution

@@ -59,5 +59,26 @@ out="$top/Documentation/measured-times.inc"
 		echo "   * - the whole \`\`make check\`\` from a fresh clone"
 		echo "     - $(mins "$1")"
 	fi
+	# make check's timeline (scripts/check-phase.sh): where the time went.
+	if [ -f "$t/phases" ]; then
+		echo
+		echo "Where the time of that \`\`make check\`\` went, phase by phase:"
+		echo
+		echo ".. list-table::"
+		echo "   :header-rows: 1"
+		echo
+		echo "   * - phase"
+		echo "     - starts at"
+		echo "     - takes"
+		end=${1:-$(($(stat -c %Y "$t/phases") - $(cat "$t/check-start")))}
+		awk -F'\t' -v end="$end" '
+			{ at[NR] = $1; what[NR] = $2 }
+			END {
+				for (i = 1; i <= NR; i++) {
+					stop = (i < NR) ? at[i + 1] : end
+					printf "   * - %s\n     - %d min %02d s\n     - %d min %02d s\n", what[i], at[i] / 60, at[i] % 60, (stop - at[i]) / 60, (stop - at[i]) % 60
+				}
+			}' "$t/phases"
+	fi
 } >"$out"
 echo ">> wrote $out"
