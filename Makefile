@@ -37,7 +37,7 @@ KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock clean distclean
 
@@ -117,7 +117,7 @@ ifeq ($(STAGE),)
 # timeline (build/timings/phases).
 PHASE := scripts/check-phase.sh
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline bench stress))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline cocci-boot bench stress))
 	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build"
@@ -136,6 +136,8 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@scripts/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the conversion aid (make cocci), kit target"
 	@scripts/check-cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
+	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
+	@scripts/check-real-driver.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(PHASE) "the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
 	@$(MAKE) --no-print-directory bench BENCH=short || true
 	@$(PHASE) "the stress run, short (make stress): every driver side by side in a 2-CPU guest"
@@ -157,6 +159,9 @@ endif
 
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
 	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
+
+cocci-boot: kernel checker ## convert real drivers (qemu/real-drivers/) for the kit kernel, build that kernel, boot both, compare data, VmFlags, errno
+	@scripts/check-real-driver.sh $(KSRC) $(KOBJ) $(CHECKER)
 
 cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12 and 7.x trees the semantic patch converts, and why not the others
 	@scripts/cocci-report.sh

@@ -47,7 +47,7 @@ fi
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static loop todos todos-mainline cocci cocci-mainline bench stress "${stages[@]}"; do
+for id in static loop todos todos-mainline cocci cocci-mainline cocci-boot bench stress "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
@@ -56,6 +56,7 @@ for id in static loop todos todos-mainline cocci cocci-mainline bench stress "${
 	todos-mainline) title="TODO mutation proof (each answer removed), mainline" ;;
 	cocci) title="conversion aid on stage 0, kit (6.12) target" ;;
 	cocci-mainline) title="conversion aid on stage 0, mainline target" ;;
+	cocci-boot) title="conversion aid on real drivers, booted beside the originals" ;;
 	bench) title="performance lab, short run: guards on the remap action" ;;
 	stress) title="stress run, short: all drivers, 2 CPUs, rmmod, leaks" ;;
 	esac

@@ -18,6 +18,11 @@ for target in kit mainline; do
 	[ "$target" = kit ] || flags=(--mainline)
 	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
 done
+# And the real driver that make cocci-boot boots (qemu/real-drivers/), as
+# the kit target converts it.
+mkdir -p "$top/build/cocci/docs/real"
+cp "$src/fs/aio.c" "$top/build/cocci/docs/real/aio.c"
+"$top/scripts/coccinelle/mmap-prepare.sh" "$top/build/cocci/docs/real/aio.c" >/dev/null
 KIT_KERNEL_SRC="$src" KIT_ROOT="$top" sphinx-build -q -E -W --keep-going -n -b html \
 	-d "$top/build/doctrees" "$top/Documentation" "$html"
 python3 "$top/Documentation/check-links.py" "$html"
