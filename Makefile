@@ -36,6 +36,8 @@ KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
 # A mainline STAGE=N needs the mainline kernel before its module.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
+# Stage modules build in parallel, one per core (each in its own folder).
+NPROC        := $(shell nproc)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
@@ -63,9 +65,7 @@ kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build 
 	@scripts/mainline-kernel.sh
 
 modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
-	@for id in $(CHECK_STAGES); do \
-		SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; \
-	done
+	@printf '%s\n' $(CHECK_STAGES) | SOLUTION=$(SOLUTION) xargs -P$(NPROC) -I{} scripts/build-stage-module.sh $(KOBJ) {}
 
 start: ## copy STAGE=N's skeleton into work/NN-name/, your copy (never overwritten)
 	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(filter-out smoke intree example harness,$(STAGES)))" >&2; exit 2; }
@@ -124,7 +124,8 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(MAKE) --no-print-directory kernel
 	@scripts/mainline-kernel.sh --go
 	@$(PHASE) "the 6.12 stages: their modules, the checker, one guest per stage"
-	@$(MAKE) --no-print-directory modules checker
+	@$(MAKE) --no-print-directory checker & checker=$$!; \
+	$(MAKE) --no-print-directory modules; rc=$$?; wait $$checker && exit $$rc
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the rest of make all: skeletons and HTML docs"
 	@$(MAKE) --no-print-directory all

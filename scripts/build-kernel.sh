@@ -16,7 +16,10 @@ if [ "$reconfigure" = 1 ]; then
 	"$here/configure-kernel.sh" "$src" "$obj" "${fragments[@]}"
 fi
 jobs=$(nproc)
-echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs (about 4 minutes on 2 cores from scratch)"
+last="$(dirname "$obj")/timings/kernel-$(basename "$obj")"
+hint="5 to 6 minutes on 2 cores from scratch"
+[ ! -f "$last" ] || hint="$hint; the last build here, maybe incremental, took $(cat "$last") s"
+echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs ($hint)"
 start=$(date +%s)
 if ! make -s -C "$src" O="$obj" -j"$jobs" >"$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2

@@ -26,6 +26,18 @@ for c in "$lab"/*.c; do
 		mv "$out/$(basename "$c").new" "$out/$(basename "$c")"
 	fi
 done
-cp "$lab/Kbuild" "$out/"
-echo ">> skeleton $(basename "$lab"): $(grep -c 'TODO [0-9]' "$out"/*.c | awk -F: '{s += $NF} END {print s}') TODO markers, compiling"
+cmp -s "$lab/Kbuild" "$out/Kbuild" || cp "$lab/Kbuild" "$out/"
+todos=$(grep -c 'TODO [0-9]' "$out"/*.c | awk -F: '{s += $NF} END {print s}')
+# Compiled already, from these very sources, against this kernel build: the
+# stamp is newer than every source and than the kernel's Module.symvers
+# (rewritten by every kernel build), and the modules are there.
+stamp="$out/.compiled"
+if [ -f "$stamp" ] && [ -z "$(find "$out" -maxdepth 1 \( -name '*.[ch]' -o -name Kbuild \) -newer "$stamp")" ] &&
+	[ "$stamp" -nt "$kobj/Module.symvers" ] && ls "$out"/*.ko >/dev/null 2>&1; then
+	echo ">> skeleton $(basename "$lab"): $todos TODO markers, compiled already (up to date)"
+	exit 0
+fi
+rm -f "$stamp"
+echo ">> skeleton $(basename "$lab"): $todos TODO markers, compiling"
 make -s -C "$kobj" M="$out" modules
+touch "$stamp"
