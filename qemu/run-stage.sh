@@ -55,7 +55,16 @@ echo "# stage $id: guest finished in ${seconds}s (exit $boot_rc)"
 # goes to NAME.tap.exit.
 tr -d '\r' <"$log" | awk -v out="$out" '
 	/^### KIT TAP BEGIN / { name = $5; file = out "/" name ".tap"; printf "" > file; next }
-	/^### KIT TAP END /   { split($6, a, "="); print a[2] > (file ".exit"); close(file ".exit"); close(file); file = ""; next }
+	/^### KIT TAP END /   {
+		if (file == "") {
+			# Its BEGIN line was lost (console output interleaved): say so.
+			lost = out "/" $5 ".tap"
+			printf "TAP version 13\n1..1\nnot ok 1 - %s: its output lost its BEGIN line on the console\n", $5 > lost
+			close(lost)
+			next
+		}
+		split($6, a, "="); print a[2] > (file ".exit"); close(file ".exit"); close(file); file = ""; next
+	}
 	file != ""           { print >> file }
 '
 
