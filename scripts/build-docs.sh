@@ -9,6 +9,13 @@ src=$(realpath "$1") html=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 echo ">> building HTML docs into ${html#"$top"/} (sphinx-build -W -n)"
 start=$(date +%s)
+# The pages show these conversions as diffs: an empty one is an error.
+converted_or_fail() { # ORIGINAL CONVERTED
+	if cmp -s "$1" "$2"; then
+		echo "error: the conversion aid left $2 as it was; run scripts/coccinelle/mmap-prepare.sh on a copy of $1 to see why" >&2
+		exit 1
+	fi
+}
 # The conversion aid's page shows stage 0 before and after the semantic
 # patch, for both targets: convert it now (make cocci checks the result).
 for target in kit mainline; do
@@ -17,12 +24,14 @@ for target in kit mainline; do
 	flags=()
 	[ "$target" = kit ] || flags=(--mainline)
 	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
+	converted_or_fail "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/mmap_lab0.c"
 done
 # And the real driver that make cocci-boot boots (qemu/real-drivers/), as
 # the kit target converts it.
 mkdir -p "$top/build/cocci/docs/real"
 cp "$src/fs/aio.c" "$top/build/cocci/docs/real/aio.c"
 "$top/scripts/coccinelle/mmap-prepare.sh" "$top/build/cocci/docs/real/aio.c" >/dev/null
+converted_or_fail "$src/fs/aio.c" "$top/build/cocci/docs/real/aio.c"
 KIT_KERNEL_SRC="$src" KIT_ROOT="$top" sphinx-build -q -E -W --keep-going -n -b html \
 	-d "$top/build/doctrees" "$top/Documentation" "$html"
 python3 "$top/Documentation/check-links.py" "$html"

@@ -29,11 +29,25 @@ cocci=(spatch --very-quiet --no-includes --sp-file "$here/mmap_prepare.cocci" "$
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# spatch with the semantic patch; a spatch that cannot load Python (its
+# rules need libpython3.11.so, from libpython3.11-dev) stops everything with
+# that said, instead of converting nothing.
+run_spatch() {
+	local rc=0
+	"${cocci[@]}" "$@" 2>"$tmp/spatch.err" || rc=$?
+	if grep -q 'unable to find the Python library' "$tmp/spatch.err"; then
+		echo "error: spatch cannot load Python (libpython3.11.so): install libpython3.11-dev (make packages)" >&2
+		exit 1
+	fi
+	cat "$tmp/spatch.err" >&2
+	return "$rc"
+}
+
 # Convert $1 in place; if spatch left the VMA or the file argument in a
 # converted hook (code it could not parse), put the original back and say so.
 convert() {
 	cp "$1" "$tmp/original.c"
-	"${cocci[@]}" -D patch --in-place "$1" >/dev/null || true
+	run_spatch -D patch --in-place "$1" >/dev/null || true
 	"$here/tidy-converted.py" "$1" >/dev/null
 	if ! "$here/verify-converted.py" "$tmp/original.c" "$1" >&2; then
 		cp "$tmp/original.c" "$1"
@@ -51,7 +65,8 @@ if [ "$mode" = patch ]; then
 fi
 # One spatch for all the files; then each "convertible" verdict is tried on
 # a copy: a hook spatch could not parse in full is reported as such.
-{ "${cocci[@]}" -D report "$@" || true; } | while IFS= read -r line; do
+run_spatch -D report "$@" >"$tmp/report.txt" || true
+while IFS= read -r line; do
 	if [[ "$line" == *": convertible" ]]; then
 		f=${line%%:*}
 		cp "$f" "$tmp/trial.c"
@@ -60,4 +75,4 @@ fi
 		fi
 	fi
 	echo "$line"
-done
+done <"$tmp/report.txt"
