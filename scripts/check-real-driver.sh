@@ -40,7 +40,8 @@ restore_source() {
 	cp "$saved" "$swapped"
 	swapped=""
 }
-trap restore_source EXIT INT TERM
+trap restore_source EXIT
+trap 'restore_source; exit 130' INT TERM
 
 # Build the kit kernel with C_FILE in place of the tree's FILE and keep its
 # image and System.map in OUT_DIR (laid out like a kernel build directory,
@@ -70,7 +71,7 @@ observed() { grep -h '^# observed: ' "$@" 2>/dev/null | sort; }
 # lines; the status is run-stage.sh's.
 boot() { # CONF KDIR RUN
 	KIT_STAGE_CONF="$1" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$3" \
-		"$kit_root/qemu/run-stage.sh" "$2" "$checker" 0 2>&1 | grep -E '^not ok|^#   ' | head -n 40
+		"$kit_root/qemu/run-stage.sh" "$2" "$checker" 0 2>&1 | grep -E '^not ok|^# ' | head -n 40
 	return "${PIPESTATUS[0]}"
 }
 
