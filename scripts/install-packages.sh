@@ -10,14 +10,20 @@ here=$(dirname "$(realpath "$0")")
 pin=$(cat "$here/kernel-version.txt")
 mapfile -t packages < <(sed 's/#.*//' "$here/packages.txt" | tr ' ' '\n' | grep -v '^$')
 
-installed_version() { dpkg-query -W -f='${Status} ${Version}\n' "$1" 2>/dev/null | sed -n 's/^install ok installed //p'; }
+# One dpkg-query for all of them (every make target runs this check): the
+# installed ones, as "NAME VERSION".
+declare -A installed=()
+while read -r name version; do
+	installed[$name]=$version
+done < <(dpkg-query -W -f='${Package} ${Status} ${Version}\n' "${packages[@]}" linux-source-6.12 2>/dev/null |
+	sed -n 's/^\([^ ]*\) install ok installed /\1 /p')
 
 missing=()
 for p in "${packages[@]}"; do
-	[ -n "$(installed_version "$p")" ] || missing+=("$p")
+	[ -n "${installed[$p]:-}" ] || missing+=("$p")
 done
 kernel_ok=1
-[ "$(installed_version linux-source-6.12)" = "$pin" ] || kernel_ok=0
+[ "${installed[linux-source-6.12]:-}" = "$pin" ] || kernel_ok=0
 if [ ${#missing[@]} -eq 0 ] && [ "$kernel_ok" = 1 ]; then
 	exit 0
 fi
@@ -25,8 +31,11 @@ fi
 start=$(date +%s)
 if [ "$(id -u)" != 0 ]; then
 	echo "error: missing Debian packages, and not root to install them. Run:" >&2
-	echo "  sudo apt-get install --allow-downgrades ${missing[*]/linux-source-6.12/linux-source-6.12=$pin}" >&2
-	[ "$kernel_ok" = 1 ] || echo "  (linux-source-6.12 must be version $pin)" >&2
+	line=()
+	for p in "${missing[@]}"; do [ "$p" = linux-source-6.12 ] || line+=("$p"); done
+	[ "$kernel_ok" = 1 ] || line+=("linux-source-6.12=$pin")
+	echo "  sudo apt-get install --allow-downgrades ${line[*]}" >&2
+	[ "$kernel_ok" = 1 ] || echo "  (linux-source-6.12 must be version $pin, the one the series was tested on)" >&2
 	exit 1
 fi
 
