@@ -31,13 +31,13 @@ $(error unknown STAGE=$(STAGE); valid stages: $(STAGES))
 endif
 endif
 CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
-MAINLINE_STAGES := $(shell qemu/stages.sh list-kernel mainline)
-KIT_612_STAGES := $(shell qemu/stages.sh list-kernel 6.12)
+# Worked out on first use only, once (each costs a fraction of a second, and
+# most targets need neither): the lazy-once idiom of GNU make.
+MAINLINE_STAGES = $(eval MAINLINE_STAGES := $$(shell qemu/stages.sh list-kernel mainline))$(MAINLINE_STAGES)
+KIT_612_STAGES = $(eval KIT_612_STAGES := $$(shell qemu/stages.sh list-kernel 6.12))$(KIT_612_STAGES)
 # A mainline STAGE=N needs the mainline kernel before its module.
-STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter $(STAGE),$(MAINLINE_STAGES)))
+STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter mainline,$(shell qemu/stages.sh kernel $(STAGE))))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
-# Stage modules build in parallel, one per core (each in its own folder).
-NPROC        := $(shell nproc)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
@@ -65,7 +65,7 @@ kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build 
 	@scripts/mainline-kernel.sh
 
 modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
-	@printf '%s\n' $(CHECK_STAGES) | SOLUTION=$(SOLUTION) xargs -P$(NPROC) -I{} scripts/build-stage-module.sh $(KOBJ) {}
+	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(CHECK_STAGES)
 
 start: ## copy STAGE=N's skeleton into work/NN-name/, your copy (never overwritten)
 	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(filter-out smoke intree example harness,$(STAGES)))" >&2; exit 2; }
@@ -80,14 +80,12 @@ checker: $(SOURCE_STAMP) ## build the static userspace checker programs
 	@$(MAKE) -s -C labs/checker KSRC=$(KSRC) O=$(CHECKER)
 
 skeletons: $(KERNEL_STAMP) ## generate the student skeletons and prove they compile
-	@for d in $(LAB_DIRS); do \
-		scripts/build-skeleton.sh $(KOBJ) $$d || exit 1; \
-	done
+	@scripts/build-skeleton.sh $(KOBJ) $(LAB_DIRS)
 
 docs: $(SOURCE_STAMP) ## build the HTML docs into build/html (sphinx -W -n)
 	@scripts/build-docs.sh $(KSRC) $(HTML)
 
-docs-kernel: $(SOURCE_STAMP) ## render the patched kernel's filesystems book, fail on warnings in porting/vfs
+docs-kernel: $(SOURCE_STAMP) ## render the kernel pages the series changes (porting.rst, vfs.rst, ...) with the kernel's Sphinx setup, fail on any warning
 	@scripts/build-kernel-docs.sh $(KSRC) $(BUILD)/kernel-docs
 
 vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tree
@@ -146,7 +144,7 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build; its stages fail below" >&2
 	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages"
-	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || true; done
+	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(MAINLINE_STAGES) || true
 	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
 	scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
@@ -183,7 +181,7 @@ kernel-profile: kernel-source ## build the kit kernel once more with every compi
 	@scripts/kernel-build-profile.sh $(KSRC) $(FRAGMENT)
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
-	@for id in $(MAINLINE_STAGES); do SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $$id || exit 1; done
+	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(MAINLINE_STAGES)
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
 
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)

@@ -5,10 +5,13 @@
 #    least one of the checks named for N (a "not ok" line of that test: a
 #    guest that crashes does not count);
 #  - the untouched skeleton fails some checks (how many is printed).
-# One module build per mutant and one guest per stage: the guest loads each
-# mutant in turn, runs the checker programs its named checks belong to, and
-# unloads it (qemu/guest-init.sh, STAGE_MUTANTS); when that guest does not
-# run cleanly, one guest per mutant instead. Prints a table per stage and
+# One kbuild run and one guest per stage: kbuild builds every mutant of the
+# stage at once, each in a folder of its own (a build per mutant would pay
+# kbuild's start-up, about 2 s, each time); the guest loads each mutant in
+# turn, runs the checker programs its named checks belong to, and unloads it
+# (qemu/guest-init.sh, STAGE_MUTANTS). When the joint build fails, each
+# mutant is built alone, to tell which one does not build; when that guest
+# does not run cleanly, one guest per mutant instead. Prints a table per stage and
 # TAP, ends with "N passed, N failed" and writes build/logs/NAME.result
 # (--result NAME, default todos) for the summary table of make check.
 # Usage: check-todos.sh [--result NAME] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
@@ -47,15 +50,28 @@ program_of() {
 	grep -l "^FIXTURE(${1%%.*})" "$kit_root"/labs/checker/check_*.c | head -n 1 | xargs -r basename | sed 's/\.c$//'
 }
 
-# Build the mutant of stage dir $1 (TODO $2, or "" for the whole skeleton)
-# into $3; prints nothing, fails if it does not build.
-build_mutant() {
+# Write the sources of the mutant of stage dir $1 (TODO $2, or "" for the
+# whole skeleton) into the new folder $3.
+write_mutant() {
 	rm -rf "$3" && mkdir -p "$3"
 	cp "$1/Kbuild" "$3/"
 	for c in "$1"/*.c; do
 		"$here/make-skeleton.sh" "$c" "$3/$(basename "$c")" "$2" || return 1
 	done
-	make -s -C "$stage_kobj" M="$3" modules >"$3/build.log" 2>&1
+}
+
+# Build the mutants NAME... of the batch folder $1 (subfolders NAME/, each
+# with the stage's modules $2) in one kbuild run: named .ko targets skip
+# kbuild's check that module names are unique, which these are not. Fails if
+# any of them does not build; the log $3 says why.
+build_mutants() { # BATCH "MODULE..." LOG NAME...
+	local batch=$1 modules=$2 log=$3 name module targets=()
+	shift 3
+	for name; do
+		for module in $modules; do targets+=("$name/$module.ko"); done
+	done
+	echo "obj-m := ${*/%//}" >"$batch/Kbuild"
+	make -s -C "$stage_kobj" M="$batch" "${targets[@]}" >"$log" 2>&1
 }
 
 # Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
@@ -90,31 +106,45 @@ for id; do
 		fi
 	fi
 	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton, in one guest"
-	# 1. Build every mutant (and the skeleton) into the batch layout.
-	batch="$mutants/$id-batch"
+	# 1. Write every mutant (and the skeleton) into a folder of the batch,
+	# $batch/todoN/ and $batch/skeleton/, and build them.
+	batch="$mutants/$id"
+	modules=$(kit_stage_get "$id" STAGE_MODULES)
 	rm -rf "$batch" && mkdir -p "$batch"
-	names=() assign=()
+	written=() names=() assign=()
 	declare -A why_not=() progs_of=()
 	for t in $markers; do
-		checks=$(kit_todo_checks "$id" "$t")
-		if [ -z "$checks" ]; then
-			why_not[$t]="no checks named in STAGE_TODO_CHECKS"
-		elif ! build_mutant "$dir" "$t" "$mutants/$id-todo$t"; then
-			why_not[$t]="the solution without it does not build"
+		if [ -z "$(kit_todo_checks "$id" "$t")" ]; then
+			why_not[$t]="has no checks named in STAGE_TODO_CHECKS"
+		elif write_mutant "$dir" "$t" "$batch/todo$t"; then
+			written+=("todo$t")
 		else
-			progs_of[$t]=$(for c in $checks; do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
-			mkdir -p "$batch/todo$t" && cp "$mutants/$id-todo$t"/*.ko "$batch/todo$t/"
-			names+=("todo$t") assign+=("STAGE_MUTANT_CHECKS_todo$t=${progs_of[$t]% }")
+			why_not[$t]="cannot be generated (scripts/make-skeleton.sh failed)"
 		fi
+	done
+	write_mutant "$dir" "" "$batch/skeleton" && written+=(skeleton)
+	if [ ${#written[@]} -gt 0 ] && ! build_mutants "$batch" "$modules" "$batch/build.log" "${written[@]}"; then
+		# One of them does not build: build each alone to tell which.
+		for name in "${written[@]}"; do
+			build_mutants "$batch" "$modules" "$batch/$name/build.log" "$name" || rm -f "$batch/$name"/*.ko
+		done
+	fi
+	for t in $markers; do
+		[ -z "${why_not[$t]:-}" ] || continue
+		if ! ls "$batch/todo$t"/*.ko >/dev/null 2>&1; then
+			why_not[$t]="does not build (see $batch/todo$t/build.log)"
+			continue
+		fi
+		progs_of[$t]=$(for c in $(kit_todo_checks "$id" "$t"); do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
+		names+=("todo$t") assign+=("STAGE_MUTANT_CHECKS_todo$t=${progs_of[$t]% }")
 	done
 	# The skeleton runs all of the stage's checks but check_commit_charge,
 	# which tests the kernel's accounting rather than the driver (and is the
 	# slowest), and check_unload (the batch unloads each mutant itself).
 	skeleton_checks=$(echo "$stage_checks" | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | tr '\n' ' ')
 	skeleton_built=0
-	if build_mutant "$dir" "" "$mutants/$id-skeleton"; then
+	if ls "$batch/skeleton"/*.ko >/dev/null 2>&1; then
 		skeleton_built=1
-		mkdir -p "$batch/skeleton" && cp "$mutants/$id-skeleton"/*.ko "$batch/skeleton/"
 		names+=(skeleton) assign+=("STAGE_MUTANT_CHECKS_skeleton=${skeleton_checks% }")
 	fi
 	# 2. One guest loads, checks and unloads them in turn. If it did not
@@ -124,7 +154,7 @@ for id; do
 	batched=0
 	if [ ${#names[@]} -gt 0 ]; then
 		kit_conf_override "$(kit_stage_conf "$id")" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
-			STAGE_MUTANTS="${names[*]}" STAGE_MUTANT_MODULES="$(kit_stage_get "$id" STAGE_MODULES)" "${assign[@]}"
+			STAGE_MUTANTS="${names[*]}" STAGE_MUTANT_MODULES="$modules" "${assign[@]}"
 		out=$(KIT_STAGE_CONF="$batch/stage.conf" KIT_MODULE_DIR="$batch" KIT_MUTANT_ROOT="$batch" \
 			KIT_RUN_NAME="$run" "$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$id" 2>&1)
 		# The harness's own two tests ("ID: guest ran every check ...",
@@ -151,7 +181,7 @@ for id; do
 		checks=$(kit_todo_checks "$id" "$t")
 		verdict=no why=${why_not[$t]:-}
 		if [ -z "$why" ]; then
-			[ "$batched" = 1 ] || boot_mutant "$id" "$mutants/$id-todo$t" "${progs_of[$t]% }" "mutant-$id-todo$t"
+			[ "$batched" = 1 ] || boot_mutant "$id" "$batch/todo$t" "${progs_of[$t]% }" "mutant-$id-todo$t"
 			mapfile -t taps < <(mutant_taps "todo$t")
 			for c in $checks; do
 				if [ ${#taps[@]} -gt 0 ] && grep -qE "^not ok [0-9]+ ${c//./\\.}( |$)" "${taps[@]}"; then
@@ -166,7 +196,7 @@ for id; do
 		result $? "stage $id TODO $t: the solution without its answer $why"
 	done
 	if [ "$skeleton_built" = 1 ]; then
-		[ "$batched" = 1 ] || boot_mutant "$id" "$mutants/$id-skeleton" "${skeleton_checks% }" "mutant-$id-skeleton"
+		[ "$batched" = 1 ] || boot_mutant "$id" "$batch/skeleton" "${skeleton_checks% }" "mutant-$id-skeleton"
 		mapfile -t taps < <(mutant_taps skeleton | grep -vE '\.(load|unload)\.tap$')
 		bad=0 total=0
 		if [ ${#taps[@]} -gt 0 ]; then
@@ -177,7 +207,7 @@ for id; do
 		[ "$bad" -gt 0 ]
 		result $? "stage $id: the untouched skeleton fails $bad of $total checks"
 	else
-		result 1 "stage $id: the untouched skeleton does not build (see $mutants/$id-skeleton/build.log)"
+		result 1 "stage $id: the untouched skeleton does not build (see $batch/skeleton/build.log)"
 	fi
 	unset why_not progs_of
 done
