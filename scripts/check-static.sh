@@ -2,7 +2,7 @@
 # Static checks as TAP, before any guest boots: checkpatch on every patch, lab
 # solution, the example driver and the checker sources; every skeleton
 # compiled; shellcheck on every script; the kernel's VMA userland tests; the
-# patched porting.rst and vfs.rst rendered by the kernel's own docs build; the
+# kernel pages the series changes rendered with the kernel's Sphinx setup; the
 # example driver's rename script.
 # Writes build/logs/static.result.
 # Usage: check-static.sh KERNEL_SRC KERNEL_OBJ
@@ -127,7 +127,7 @@ rc=$?
 echo "$out" | tail -n 1 | grep -q ' 0 failed' || rc=1
 result "$rc" "tools/testing/vma builds and passes on the patched tree ($(echo "$out" | tail -n 1))" "$out"
 out=$(scripts/build-kernel-docs.sh "$src" build/kernel-docs 2>&1)
-result $? "kernel docs: the patched porting.rst and vfs.rst render without warnings" "$out"
+result $? "kernel docs: the pages the series changes (porting.rst, vfs.rst, fault-injection.rst) render without warnings" "$out"
 echo "1..$n"
 echo "static $passed $failed $skipped -" >build/logs/static.result
 echo "# static checks: $passed passed, $failed failed"
