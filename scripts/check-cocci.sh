@@ -184,9 +184,12 @@ if [ "$result_name" = cocci ]; then
 	# the idiom table: converted on mainline, reported on the kit.
 	zero="$out/zero/mem.c"
 	mkdir -p "$(dirname "$zero")"
+	# The unpatched file, kept by scripts/prepare-kernel-source.sh (else from
+	# the tarball, which takes seconds to reach it).
 	tarballs=(/usr/src/linux-source-6.12.tar.*)
 	tarball=${tarballs[0]}
-	if tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$zero" 2>/dev/null; then
+	if cp "$src-pristine/drivers/char/mem.c" "$zero" 2>/dev/null ||
+		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$zero" 2>/dev/null; then
 		cp "$zero" "$zero.orig"
 		for flags in "" --mainline; do
 			# shellcheck disable=SC2086 # empty or one word

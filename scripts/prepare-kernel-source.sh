@@ -13,6 +13,19 @@ rm -rf "$new"
 mkdir -p "$new"
 echo ">> unpacking $tarball"
 tar -xf "$tarball" -C "$new" --strip-components=1
+# Unpatched copies of the files the series changes, in DEST-pristine/: what
+# the checks that need unpatched 6.12 code read (make cocci's /dev/zero)
+# instead of unpacking the tarball once more.
+pristine="$dest-pristine"
+rm -rf "$pristine"
+while IFS= read -r p; do
+	case "$p" in '' | '#'*) continue ;; esac
+	sed -n 's|^--- a/\([^\t]*\).*|\1|p' "$patch_dir/$p"
+done <"$patch_dir/series" | sort -u | while IFS= read -r f; do
+	[ -f "$new/$f" ] || continue
+	mkdir -p "$pristine/$(dirname "$f")"
+	cp -p "$new/$f" "$pristine/$f"
+done
 n=0
 while IFS= read -r p; do
 	case "$p" in '' | '#'*) continue ;; esac
