@@ -29,15 +29,19 @@ make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
 "$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
 make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
 
+# Options the series adds are absent from an unpatched (stock) tree: only
+# the symbols some Kconfig file defines are checked. One pass over the
+# tree's Kconfig files (a search per option took 25 s).
+declare -A defined=()
+while IFS= read -r sym; do
+	defined[$sym]=1
+done < <(grep -rhoE --include='Kconfig*' '^(menu)?config [A-Za-z0-9_]+' "$src" | sed 's/.* //')
 missing=()
 while IFS= read -r line; do
 	case "$line" in
 	CONFIG_*=y | CONFIG_*=m)
 		opt=${line%%=*}
-		# Options the series adds are absent from an unpatched (stock) tree.
-		if ! grep -qr --include='Kconfig*' -E "^(menu)?config ${opt#CONFIG_}\$" "$src" 2>/dev/null; then
-			continue
-		fi
+		[ -n "${defined[${opt#CONFIG_}]:-}" ] || continue
 		grep -qx "$line" "$obj/.config" || missing+=("$line")
 		;;
 	esac
