@@ -14,6 +14,8 @@ kobj=$(realpath "$1") checker=$(realpath "$2") id=$3
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/stages.sh"
+# shellcheck source=qemu/guest-log.sh
+. "$here/guest-log.sh"
 kit_require_stage "$id"
 dir=$(kit_stage_dir "$id")
 conf=${KIT_STAGE_CONF:-$dir/stage.conf}
@@ -85,7 +87,7 @@ harness_test() { # RESULT DESCRIPTION
 	fi
 }
 done_rc=1
-grep -q '^### KIT GUEST DONE' <(tr -d '\r' <"$log") && done_rc=0
+kit_guest_finished "$log" && done_rc=0
 harness_test "$done_rc" "$id: guest ran every check and powered off (no timeout, no panic)"
 
 scan_rc=0

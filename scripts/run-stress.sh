@@ -17,6 +17,8 @@ kobj=$(realpath "$1") checker=$(realpath "$2")
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/../qemu/stages.sh"
+# shellcheck source=qemu/guest-log.sh
+. "$here/../qemu/guest-log.sh"
 conf="$kit_root/labs/stress/stress.conf"
 out="$kit_root/build/stress"
 logs="$kit_root/build/logs"
@@ -61,10 +63,7 @@ cpus=$(kit_conf_get "$conf" STAGE_CPUS)
 echo "# booting the kit kernel with $cpus CPUs (TCG); console log: ${log#"$kit_root"/}"
 KIT_CPUS=$cpus KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-900} "$kit_root/qemu/boot.sh" \
 	"$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
-tr -d '\r' <"$log" | awk '
-	/^### KIT TAP BEGIN stress_mmap/ { on = 1; next }
-	/^### KIT TAP END stress_mmap/ { on = 0 }
-	on' >"$out/stress.tap"
+kit_log_section "$log" stress_mmap >"$out/stress.tap"
 guest_tests=0
 while IFS= read -r line; do
 	case "$line" in
@@ -75,7 +74,7 @@ while IFS= read -r line; do
 done <"$out/stress.tap"
 [ "$guest_tests" -gt 0 ] || result 1 "the stress program printed its tests"
 rc=0
-grep -q '^### KIT GUEST DONE' <(tr -d '\r' <"$log") || rc=1
+kit_guest_finished "$log" || rc=1
 result "$rc" "the stress guest ran to the end and powered off"
 rc=0
 detail=$("$kit_root/qemu/scan-kernel-log.sh" "$log") || rc=1
