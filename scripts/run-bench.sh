@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # make bench: the performance lab. For each kernel, build the bench instances
-# of the lab drivers (each stage's own source, its buffer grown to 1024
-# pages), boot one guest with all of them loaded side by side, run
-# labs/bench/bench_mmap in it, and hand its samples to bench-report.py: the
-# table, build/bench/bench.csv and build/bench/bench.png. Prints TAP.
+# of the lab drivers (each stage's own source, its buffer grown to 4096
+# pages: STAGE_BENCH_BUF_ORDER), boot one guest with all of them loaded side
+# by side, run labs/bench/bench_mmap in it, and hand its samples to
+# bench-report.py: the table, build/bench/bench.csv and build/bench/bench.png.
+# Prints TAP.
 #   --short     make check's guard: fewer repetitions, 6.12 only; fails if the
 #               remap action is not faster than fault-per-page at 1024 pages
 #               or is slower than 1.5x legacy remap (build/logs/bench.result)
@@ -27,6 +28,8 @@ kobj=$(realpath "$1") checker=$(realpath "$2")
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/../qemu/stages.sh"
+# shellcheck source=qemu/guest-log.sh
+. "$here/../qemu/guest-log.sh"
 bench_dir="$kit_root/labs/bench"
 out="$kit_root/build/bench"
 logs="$kit_root/build/logs"
@@ -38,7 +41,7 @@ start=$(date +%s)
 # Boot KERNEL's bench guest; its samples go to build/bench/KERNEL.tap.
 run_guest() { # KERNEL CONF KOBJ
 	local kernel=$1 conf=$2 kobj=$3 run="bench-$1" why log initrd conf_run detail src
-	local title
+	local title buf_order
 	title=$(kit_conf_get "$conf" STAGE_TITLE)
 	echo "# $title"
 	conf_run="$out/$kernel.conf"
@@ -50,11 +53,12 @@ run_guest() { # KERNEL CONF KOBJ
 	echo "# building the bench instances against $(basename "$kobj")"
 	local sources=()
 	for src in $(kit_conf_get "$conf" STAGE_BENCH_SOURCES); do sources+=("$kit_root/$src"); done
-	if ! detail=$("$here/build-module-set.sh" --buffer-order 10 "$kobj" "$out/modules-$kernel" "${sources[@]}" 2>&1); then
+	buf_order=$(kit_conf_get "$conf" STAGE_BENCH_BUF_ORDER)
+	if ! detail=$("$here/build-module-set.sh" --buffer-order "$buf_order" "$kobj" "$out/modules-$kernel" "${sources[@]}" 2>&1); then
 		result 1 "$kernel: bench instances of the lab drivers build" "$detail"
 		return 1
 	fi
-	result 0 "$kernel: bench instances of the lab drivers build (1024-page buffers)"
+	result 0 "$kernel: bench instances of the lab drivers build ($((1 << buf_order))-page buffers)"
 	log="$logs/$run.log" initrd="$kit_root/build/initramfs/$run.cpio.gz"
 	"$kit_root/qemu/make-initramfs.sh" "$conf_run" "$out/modules-$kernel" "$checker" "$initrd" || {
 		result 1 "$kernel: the bench guest's initramfs is built"
@@ -62,12 +66,9 @@ run_guest() { # KERNEL CONF KOBJ
 	}
 	echo "# booting the $kernel kernel with the bench (TCG); console log: ${log#"$kit_root"/}"
 	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
-	tr -d '\r' <"$log" | awk '
-		/^### KIT TAP BEGIN bench_mmap/ { on = 1; next }
-		/^### KIT TAP END bench_mmap/ { on = 0 }
-		on' >"$out/$kernel.tap"
+	kit_log_section "$log" bench_mmap >"$out/$kernel.tap"
 	why=0
-	grep -q '^### KIT GUEST DONE' <(tr -d '\r' <"$log") || why=1
+	kit_guest_finished "$log" || why=1
 	result "$why" "$kernel: the bench guest ran to the end and powered off"
 	if grep -q '^ok .*read back' "$out/$kernel.tap"; then
 		result 0 "$kernel: $(sed -n 's/^ok [0-9]* - //p' "$out/$kernel.tap")"
