@@ -11,9 +11,10 @@
 # turn, runs the checker programs its named checks belong to, and unloads it
 # (qemu/guest-init.sh, STAGE_MUTANTS). When the joint build fails, each
 # mutant is built alone, to tell which one does not build; when that guest
-# does not run cleanly, one guest per mutant instead. Prints a table per stage and
-# TAP, ends with "N passed, N failed" and writes build/logs/NAME.result
-# (--result NAME, default todos) for the summary table of make check.
+# does not run cleanly, one guest per mutant instead. Prints a table per
+# stage and TAP, ends with "N passed, N failed" and writes
+# build/logs/NAME.result (--result NAME, default todos) for the summary
+# table of make check.
 # Usage: check-todos.sh [--result NAME] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
 #        (default: every lab stage)
 set -uo pipefail
