@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Configure (when the fragment changed) and build the kit kernel.
-# Usage: build-kernel.sh SRC OBJ FRAGMENT...
+#   --prepare-only   configure and make prepare (host tools, generated
+#                    headers: the single-threaded start of a build), no more
+# Usage: build-kernel.sh [--prepare-only] SRC OBJ FRAGMENT...
 set -euo pipefail
 
+prepare_only=0
+[ "${1:-}" != --prepare-only ] || { prepare_only=1 && shift; }
 src=$(realpath "$1") obj=$2
 shift 2
 fragments=("$@")
@@ -16,6 +20,12 @@ if [ "$reconfigure" = 1 ]; then
 	"$here/configure-kernel.sh" "$src" "$obj" "${fragments[@]}"
 fi
 jobs=$(nproc)
+if [ "$prepare_only" = 1 ]; then
+	echo ">> make prepare in ${obj#"$PWD"/}"
+	make -s -C "$src" O="$obj" -j"$jobs" prepare >"$obj/prepare.log" 2>&1 ||
+		{ tail -n 20 "$obj/prepare.log" >&2; echo "error: make prepare failed; full log: $obj/prepare.log" >&2; exit 1; }
+	exit 0
+fi
 last="$(dirname "$obj")/timings/kernel-$(basename "$obj")"
 hint="5 to 6 minutes on 2 cores from scratch"
 [ ! -f "$last" ] || hint="$hint; the last build here, maybe incremental, took $(cat "$last") s"

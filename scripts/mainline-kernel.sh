@@ -10,8 +10,9 @@
 #
 # Usage: mainline-kernel.sh              fetch and build, in the foreground
 #        mainline-kernel.sh --start      in the background (nice), for make
-#                                        check: fetch now, build after --go (so
-#                                        the 6.12 kernel builds alone)
+#                                        check: fetch, configure and prepare
+#                                        now, build after --go (so the 6.12
+#                                        kernel builds alone)
 #        mainline-kernel.sh --start --now  the same, building at once
 #        mainline-kernel.sh --go         let a --start build begin
 #        mainline-kernel.sh --wait       wait for a --start (implies --go) and
@@ -45,10 +46,17 @@ fetch() {
 	return "$rc"
 }
 
+fragments=("$kit_root/qemu/kernel.config" "$kit_root/qemu/kernel-mainline.config")
+
+# Does build/kernel-mainline need (re)building?
+stale() {
+	[ ! -f "$obj/.stamp-kernel-built" ] ||
+		[ -n "$(find "$src/.kit-source-version" "${fragments[@]}" -newer "$obj/.stamp-kernel-built" 2>/dev/null)" ]
+}
+
 build() {
-	if [ ! -f "$obj/.stamp-kernel-built" ] || [ -n "$(find "$src/.kit-source-version" "$kit_root/qemu/kernel.config" \
-		"$kit_root/qemu/kernel-mainline.config" -newer "$obj/.stamp-kernel-built" 2>/dev/null)" ]; then
-		"$here/build-kernel.sh" "$src" "$obj" "$kit_root/qemu/kernel.config" "$kit_root/qemu/kernel-mainline.config"
+	if stale; then
+		"$here/build-kernel.sh" "$src" "$obj" "${fragments[@]}"
 		touch "$obj/.stamp-kernel-built"
 	else
 		echo ">> mainline kernel up to date in ${obj#"$kit_root"/} ($(cat "$src/.kit-package-version"))"
@@ -72,6 +80,10 @@ background() {
 	start=$(date +%s)
 	fetch || rc=$?
 	if [ "$rc" = 0 ]; then
+		# Before the go, configure and prepare: their single-threaded part
+		# takes only what the 6.12 build leaves idle (this job runs at nice
+		# 19). A failure here shows again in the build below.
+		! stale || "$here/build-kernel.sh" --prepare-only "$src" "$obj" "${fragments[@]}" || true
 		while [ ! -f "$go_file" ]; do
 			if ! kill -0 "$make_pid" 2>/dev/null; then
 				echo ">> make is gone before the go: not building the mainline kernel"
