@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build a stage's initramfs: busybox-static, the stage's modules, the checker
-# programs and qemu/guest-init.sh as /init.
+# programs, its data files (/data) and qemu/guest-init.sh as /init.
 # Usage: make-initramfs.sh STAGE_CONF MODULE_DIR CHECKER_DIR OUTPUT.cpio.gz
 set -euo pipefail
 
@@ -49,6 +49,15 @@ for variant in $(kit_conf_get "$stage_conf" STAGE_VARIANTS); do
 	[ -f "$vconf" ] || { echo "error: $vconf missing (STAGE_VARIANTS names $variant)" >&2; exit 1; }
 	cp "$vconf" "$root/etc/variant-$variant.conf"
 	checks="$checks $(kit_conf_get "$vconf" VARIANT_CHECKS)"
+done
+# Data files a check reads (STAGE_GUEST_FILES, names): looked up next to the
+# stage.conf, or in KIT_GUEST_FILES_DIR (make cocci-boot makes udf's file
+# system image in build/real-drivers/udf/), and copied to /data.
+for file in $(kit_conf_get "$stage_conf" STAGE_GUEST_FILES); do
+	path="${KIT_GUEST_FILES_DIR:-$(dirname "$stage_conf")}/$file"
+	[ -f "$path" ] || { echo "error: $path missing (STAGE_GUEST_FILES names $file)" >&2; exit 1; }
+	mkdir -p "$root/data"
+	cp "$path" "$root/data/"
 done
 # The TODO mutation proof's batch (qemu/guest-init.sh): mutant M's modules
 # come from KIT_MUTANT_ROOT/M/ and go to /lib/mutants/M/.

@@ -11,7 +11,9 @@
 #      file swapped into the tree, the image kept aside; then the original
 #      goes back (even on failure or interruption) and build/kernel is
 #      rebuilt as it was;
-#   3. boot the conf's checks on the original, the converted and the mutant;
+#   3. make the data its guest needs (the conf's STAGE_REAL_PREPARE, a
+#      command run in build/real-drivers/NAME/, for STAGE_GUEST_FILES) and
+#      boot the conf's checks on the original, the converted and the mutant;
 #   4. the original and the converted pass, and the "# observed:" lines of
 #      the two (data, VmFlags, errno) are the same; the mutant fails.
 # Prints TAP; writes build/logs/cocci-boot.result for make check's summary.
@@ -70,13 +72,13 @@ observed() { grep -h '^# observed: ' "$@" 2>/dev/null | sort; }
 # Boot the conf's checks on the image in KDIR as run NAME; prints the failed
 # lines; the status is run-stage.sh's.
 boot() { # CONF KDIR RUN
-	KIT_STAGE_CONF="$1" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$3" \
+	KIT_STAGE_CONF="$1" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$3" KIT_GUEST_FILES_DIR="$out/$(basename "$1" .conf)" \
 		"$kit_root/qemu/run-stage.sh" "$2" "$checker" 0 2>&1 | grep -E '^not ok|^# ' | head -n 40
 	return "${PIPESTATUS[0]}"
 }
 
 check_driver() { # CONF
-	local conf=$1 name file config hook mutation dir log rc rebuild_rc variant
+	local conf=$1 name file config hook mutation dir log rc rebuild_rc variant prepare
 	name=$(basename "$conf" .conf)
 	file=$(kit_conf_get "$conf" STAGE_REAL_FILE)
 	config=$(kit_conf_get "$conf" STAGE_REAL_CONFIG)
@@ -125,6 +127,11 @@ check_driver() { # CONF
 	[ "$rebuild_rc" != 0 ] || touch "$stamp"
 	result "$rebuild_rc" "$name: the kit kernel is rebuilt with the original $file ($hook() in its System.map)" "$log"
 	[ "$rc" = 0 ] && [ "$rebuild_rc" = 0 ] || return
+	prepare=$(kit_conf_get "$conf" STAGE_REAL_PREPARE)
+	if [ -n "$prepare" ]; then
+		log=$(cd "$dir" && bash -euo pipefail -c "$prepare" 2>&1)
+		result $? "$name: the guest's data is made ($prepare)" "$log"
+	fi
 
 	# 3. and 4. Boot the three and compare.
 	log=$(boot "$conf" "$kobj" "real-$name-original")
