@@ -26,12 +26,16 @@ for target in kit mainline; do
 	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
 	converted_or_fail "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/mmap_lab0.c"
 done
-# And the real driver that make cocci-boot boots (qemu/real-drivers/), as
-# the kit target converts it.
+# And the real drivers that make cocci-boot boots (qemu/real-drivers/NAME.conf),
+# as the kit target converts them: build/cocci/docs/real/NAME.c.
 mkdir -p "$top/build/cocci/docs/real"
-cp "$src/fs/aio.c" "$top/build/cocci/docs/real/aio.c"
-"$top/scripts/coccinelle/mmap-prepare.sh" "$top/build/cocci/docs/real/aio.c" >/dev/null
-converted_or_fail "$src/fs/aio.c" "$top/build/cocci/docs/real/aio.c"
+for conf in "$top"/qemu/real-drivers/*.conf; do
+	name=$(basename "$conf" .conf)
+	file=$("$top/qemu/stages.sh" get-file "$conf" STAGE_REAL_FILE)
+	cp "$src/$file" "$top/build/cocci/docs/real/$name.c"
+	"$top/scripts/coccinelle/mmap-prepare.sh" "$top/build/cocci/docs/real/$name.c" >/dev/null
+	converted_or_fail "$src/$file" "$top/build/cocci/docs/real/$name.c"
+done
 KIT_KERNEL_SRC="$src" KIT_ROOT="$top" sphinx-build -q -E -W --keep-going -n -b html \
 	-d "$top/build/doctrees" "$top/Documentation" "$html"
 python3 "$top/Documentation/check-links.py" "$html"
