@@ -55,6 +55,26 @@ new, n = re.subn(r"\treturn (remap_pfn_range\(vma, vma->vm_start,\n)\s*(.*?),\n\
                  "\tif (\\1\\t\\t\\t    \\2,\\n\\t\\t\\t    \\3))\\n\\t\\treturn -EAGAIN;\\n\\treturn 0;", text)
 open(sys.argv[2], "w").write(new if n == 1 else text)
 PY
+# A third ("locals") keeps the size and the protection in locals, as many
+# drivers do: the size assigned once after the declarations, the remap's
+# protection a copy of the VMA's (which the conversion makes the
+# descriptor's own; make cocci-proof builds real drivers that also change
+# it with pgprot_noncached()).
+mkdir -p "$variants/locals"
+python3 - "$legacy/mmap_lab0.c" "$variants/locals/mmap_lab0.c" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for old, new in (
+        ("\tunsigned long size = vma->vm_end - vma->vm_start;\n\n",
+         "\tunsigned long size;\n\tpgprot_t prot;\n\n\tsize = vma->vm_end - vma->vm_start;\n"
+         "\tprot = vma->vm_page_prot;\n\n"),
+        ("size, vma->vm_page_prot);", "size, prot);")):
+    if text.count(old) != 1:
+        text = ""
+        break
+    text = text.replace(old, new)
+open(sys.argv[2], "w").write(text)
+PY
 
 # Convert VARIANT of stage 0 for TARGET and check the result: report mode,
 # patch mode, checkpatch, a W=1 -Werror build and stage 2's checks in a
@@ -73,6 +93,10 @@ check_conversion() { # TARGET VARIANT ERRNO
 
 	if [ "$variant" = errno ] && ! grep -q 'return -EAGAIN;' "$src_c"; then
 		result 1 "$name: stage 0's remap could be rewritten into 'if (remap...) return -EAGAIN;' (did stage 0 change?)"
+		return
+	fi
+	if [ "$variant" = locals ] && ! grep -q 'size, prot);' "$src_c"; then
+		result 1 "$name: stage 0's size and protection could be moved into locals (did stage 0 change?)"
 		return
 	fi
 	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
@@ -95,6 +119,10 @@ check_conversion() { # TARGET VARIANT ERRNO
 			echo "$code" | grep -q 'desc->action.error_hook = mmap_lab_mmap_error;' || rc=1
 			what="$what; the errno comes from an error hook"
 		fi
+	fi
+	if [ "$variant" = locals ]; then
+		! echo "$code" | grep -qw prot || rc=1
+		what="$what; no protection local left"
 	fi
 	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
 	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
@@ -139,6 +167,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 for target in "${targets[@]}"; do
 	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 	check_conversion "$target" errno EAGAIN
+	check_conversion "$target" locals "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 done
 
 # A hook it cannot convert is reported and left alone: stage 0 with a
@@ -159,23 +188,31 @@ if [ "$result_name" = cocci ]; then
 		cmp -s "$partial" "$partial.orig"
 		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
 	done
-	# A test of the flags that is not a truth value has no mainline form
-	# (vma_desc_test_any() would change its meaning): stage 0 comparing its
-	# flags is reported and untouched on mainline, converted on the kit.
+	# A comparison of named flags has a mainline form (some flags set, the
+	# others clear): stage 0 comparing its flags is converted on both
+	# targets. A mask that is not named VM_* flags has none: reported and
+	# untouched on mainline, converted on the kit.
 	compare="$out/compare/mmap_lab0.c"
 	mkdir -p "$(dirname "$compare")"
 	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if ((vma->vm_flags \& (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE)/' \
 		"$legacy/mmap_lab0.c" >"$compare"
-	cp "$compare" "$compare.orig"
-	report=$("$conv" --report --mainline "$compare" 2>&1)
 	"$conv" --mainline "$compare" >/dev/null 2>&1
+	grep -q 'if (!vma_desc_test(desc, VMA_MAYSHARE_BIT) || vma_desc_test(desc, VMA_SHARED_BIT))' "$compare"
+	result $? "--mainline converts a comparison of named flags: (flags & (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE is !vma_desc_test(MAYSHARE) || vma_desc_test(SHARED)" \
+		"$(grep -n 'vma_desc_test\|vm_flags' "$compare")"
+	mask="$out/mask/mmap_lab0.c"
+	mkdir -p "$(dirname "$mask")"
+	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if (!(vma->vm_flags \& mmap_lab_required))/' "$legacy/mmap_lab0.c" >"$mask"
+	cp "$mask" "$mask.orig"
+	report=$("$conv" --report --mainline "$mask" 2>&1)
+	"$conv" --mainline "$mask" >/dev/null 2>&1
 	rc=1
-	grep -q '!= VM_MAYSHARE' "$compare" && cmp -s "$compare" "$compare.orig" &&
-		echo "$report" | grep -q 'mmap_lab_mmap: not converted: flags used as other than a truth value' && rc=0
-	result "$rc" "--mainline reports a comparison of the flags and leaves it untouched ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
-	"$conv" "$compare" >/dev/null 2>&1
-	grep -q '(desc->vm_flags & (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE' "$compare"
-	result $? "the kit target converts the same comparison (desc->vm_flags)"
+	cmp -s "$mask" "$mask.orig" &&
+		echo "$report" | grep -q 'mmap_lab_mmap: not converted: flags not named VM_\* flags, or used other than in a test' && rc=0
+	result "$rc" "--mainline reports a test of a mask variable and leaves it untouched ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
+	"$conv" "$mask" >/dev/null 2>&1
+	grep -q '(desc->vm_flags & mmap_lab_required)' "$mask"
+	result $? "the kit target converts the same test (desc->vm_flags)"
 
 	# A real driver: /dev/zero of unpatched 6.12 (drivers/char/mem.c). Its
 	# hook returns early under #ifndef CONFIG_MMU, code spatch does not see:

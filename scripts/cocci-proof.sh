@@ -44,9 +44,12 @@ prepare_tree() { # NAME TREE SYMBOL...
 	make -s -C "$shadow" O="$obj" allmodconfig >/dev/null
 	# allmodconfig turns on the sanitizers and instrumentation too: they
 	# only slow the compiler down here.
+	# HYPERV_VTL_MODE makes a kernel that runs only in Hyper-V's VTL2;
+	# allmodconfig turns it on, which hides the root-partition driver
+	# (MSHV_ROOT): off, as in a distribution's kernel.
 	local args=(-e COMPILE_TEST -e WERROR -d KASAN -d UBSAN -d KCSAN -d KCOV -d GCOV_KERNEL -d KMSAN
 		-d DEBUG_INFO -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE
-		-d GCC_PLUGINS -d RUST -d MODULE_SIG)
+		-d GCC_PLUGINS -d RUST -d MODULE_SIG -d HYPERV_VTL_MODE)
 	local sym
 	for sym; do args+=(-e "${sym#CONFIG_}"); done
 	"$shadow/scripts/config" --file "$obj/.config" "${args[@]}"

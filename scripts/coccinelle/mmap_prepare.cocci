@@ -3,8 +3,13 @@
 /// the VMA in it has a descriptor form (the conversion guide's table,
 /// Documentation/conversion-guide.rst). Two targets:
 ///  - the kit's 6.12 API (default): desc->vm_flags, success/error hooks;
-///  - mainline 7.2+ (-D mainline): vma_desc_test()/vma_desc_set_flags()/
-///    vma_desc_clear_flags() with VMA_*_BIT, mmap_action_simple_ioremap().
+///  - mainline 7.2+ (-D mainline): vma_desc_test()/vma_desc_test_any()/
+///    vma_desc_test_all()/vma_desc_set_flags()/vma_desc_clear_flags() with
+///    VMA_*_BIT, mmap_action_simple_ioremap(), generic_file_mmap_prepare().
+/// A whole-VMA remap becomes an action; its size may be written out, held
+/// in a local or made sure of by an earlier test, and its protection may
+/// be a local copy of the VMA's changed with pgprot_*() (which then becomes
+/// desc->page_prot: the VMA keeps the protection it was mapped with).
 /// A hook is converted only when nothing in it is left: any other use of
 /// the VMA (passed to another function, stored, vm_insert_page(),
 /// dma_mmap_*(), a partial remap, an error translated after the remap, ...)
@@ -39,6 +44,74 @@ def vma_bits(e):
     """Mainline's bit numbers for the same flags: "VMA_IO_BIT, VMA_DONTDUMP_BIT"."""
     return ", ".join("VMA_%s_BIT" % name[3:] for name in vm_flag_names(e))
 
+
+def mask_ok(g):
+    """True for the G of "(vm_flags & F) == G" (or !=) that mainline's
+    tests can say: zero, or named VM_* flags."""
+    return g.strip() == "0" or vm_flag_names(g) is not None
+
+
+def desc_test(kind, names):
+    """vma_desc_test() for one flag, else vma_desc_test_KIND()."""
+    bits = ", ".join("VMA_%s_BIT" % name[3:] for name in names)
+    if len(names) == 1:
+        return "vma_desc_test(desc, %s)" % bits
+    return "vma_desc_test_%s(desc, %s)" % (kind, bits)
+
+
+def mask_test(f, g, op):
+    """Mainline's form of "(vm_flags & F) OP G", OP "==" or "!=": the flags
+    of G all set and the others of F all clear (or, for "!=", not so). Gives
+    the expression bare and, when it has two terms, in parentheses."""
+    fs = vm_flag_names(f)
+    gs = [] if g.strip() == "0" else vm_flag_names(g)
+    if not set(gs) <= set(fs):
+        # A flag expected that the mask drops: never equal.
+        return ("false", "false") if op == "==" else ("true", "true")
+    on = [n for n in fs if n in gs]
+    off = [n for n in fs if n not in gs]
+    if op == "==":
+        terms = ([desc_test("all", on)] if on else []) + (["!" + desc_test("any", off)] if off else [])
+        e = " && ".join(terms)
+    else:
+        terms = (["!" + desc_test("all", on)] if on else []) + ([desc_test("any", off)] if off else [])
+        e = " || ".join(terms)
+    return e, ("(%s)" % e if len(terms) > 1 else e)
+
+
+# Per hook (its file and name): the expressions known to be the size of the
+# whole VMA where the remap runs, and the locals that stand for the VMA's
+# page protection (both filled by the rules below, before the remap rules
+# ask).
+target = {"mainline": False}
+whole_sizes = {}
+prot_aliases = {}
+bad_aliases = set()
+
+
+def hook_key(hp, f):
+    return (hp[0].file, f.strip())
+
+
+def flat(e):
+    return re.sub(r"\s+", "", e)
+
+
+def is_whole_size(hp, f, vma, e):
+    v = vma.strip()
+    return flat(e) == "%s->vm_end-%s->vm_start" % (v, v) or flat(e) in whole_sizes.get(hook_key(hp, f), ())
+
+
+def is_vma_prot(hp, f, vma, e):
+    key = hook_key(hp, f)
+    return flat(e) == "%s->vm_page_prot" % vma.strip() or (
+        flat(e) in prot_aliases.get(key, ()) and (key, flat(e)) not in bad_aliases)
+
+// Report mode words some reasons by target.
+@script:python depends on mainline@
+@@
+target["mainline"] = True
+
 // The hook: the .mmap of a struct file_operations.
 @fops@
 identifier fops_name, f;
@@ -52,17 +125,209 @@ position hp;
 @@
 int f@hp(struct file *filearg, struct vm_area_struct *vma) { ... }
 
-// A local that holds the size of the whole VMA, never assigned again.
+// The size of the whole VMA, under other names: a local declared with it
+// and never written again, or assigned it once on every path to the
+// remap; or the value a test made sure of ("if (size != PAGE_SIZE) return
+// -EINVAL;"). The remap rules below accept each as the remap's size.
 @sizevar@
 identifier fops.f, hook.filearg, hook.vma, sz;
 type T;
-expression E;
+position q;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
-T sz = vma->vm_end - vma->vm_start;
-... when != sz = E
+T sz@q = vma->vm_end - vma->vm_start;
+...
 }
+
+@sizevar_asg@
+identifier fops.f, hook.filearg, hook.vma, sz;
+position q;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+sz@q = vma->vm_end - vma->vm_start;
+...
+}
+
+// Any other write to such a local, or its address taken, disqualifies it
+// (anywhere in the file: a local of another function with the same name
+// makes the rule only more careful).
+@sizevar_written@
+identifier sizevar.sz;
+position q2 != sizevar.q;
+assignment operator aop;
+expression E;
+@@
+(
+ sz@q2 aop E
+|
+ &sz@q2
+|
+ sz@q2++
+|
+ sz@q2--
+|
+ ++sz@q2
+|
+ --sz@q2
+)
+
+@sizevar_asg_written@
+identifier sizevar_asg.sz;
+position q2 != sizevar_asg.q;
+assignment operator aop;
+expression E;
+@@
+(
+ sz@q2 aop E
+|
+ &sz@q2
+|
+ sz@q2++
+|
+ sz@q2--
+|
+ ++sz@q2
+|
+ --sz@q2
+)
+
+@sizecheck@
+identifier fops.f, hook.filearg, hook.vma;
+expression E, E2, E3, R;
+position q;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+if@q (vma->vm_end - vma->vm_start != E) return R;
+|
+if@q (vma->vm_end - vma->vm_start != E || E2) return R;
+|
+if@q (E2 || vma->vm_end - vma->vm_start != E) return R;
+)
+... when != E = E3
+}
+
+@script:python@
+f << fops.f;
+sz << sizevar.sz;
+q << sizevar.q;
+@@
+whole_sizes.setdefault(hook_key(q, f), set()).add(flat(sz))
+
+@script:python@
+f << fops.f;
+sz << sizevar_asg.sz;
+q << sizevar_asg.q;
+@@
+whole_sizes.setdefault(hook_key(q, f), set()).add(flat(sz))
+
+@script:python@
+f << fops.f;
+e << sizecheck.E;
+q << sizecheck.q;
+@@
+whole_sizes.setdefault(hook_key(q, f), set()).add(flat(e))
+
+@script:python@
+f << fops.f;
+sz << sizevar.sz;
+q << sizevar_written.q2;
+@@
+whole_sizes.get(hook_key(q, f), set()).discard(flat(sz))
+
+@script:python@
+f << fops.f;
+sz << sizevar_asg.sz;
+q << sizevar_asg_written.q2;
+@@
+whole_sizes.get(hook_key(q, f), set()).discard(flat(sz))
+
+// A local copy of the VMA's page protection that the remap uses, changed
+// only through pgprot_*() (pgprot_noncached(), ...): on the descriptor it
+// is desc->page_prot itself, which the action maps with.
+@protvar@
+identifier fops.f, hook.filearg, hook.vma, pv;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<+...
+(
+ T pv = vma->vm_page_prot;
+|
+ pv = vma->vm_page_prot
+)
+...+>
+}
+
+@protuse@
+identifier fops.f, hook.filearg, hook.vma, protvar.pv;
+identifier FN =~ "^pgprot_";
+expression E1, E2;
+position q;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<+...
+(
+ T pv@q = vma->vm_page_prot;
+|
+ T pv@q;
+|
+ pv@q = vma->vm_page_prot
+|
+ pv@q = FN(vma->vm_page_prot)
+|
+ remap_pfn_range(vma, vma->vm_start, E1, E2, pv@q)
+|
+ io_remap_pfn_range(vma, vma->vm_start, E1, E2, pv@q)
+)
+...+>
+}
+
+@protfn@
+identifier fops.f, hook.filearg, hook.vma, protvar.pv;
+identifier FN =~ "^pgprot_";
+position q, q2;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... pv@q = FN(pv@q2) ...+> }
+
+@protremap@
+identifier fops.f, hook.filearg, hook.vma, protvar.pv;
+expression E1, E2;
+position q;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<+...
+(
+ remap_pfn_range(vma, vma->vm_start, E1, E2, pv@q)
+|
+ io_remap_pfn_range(vma, vma->vm_start, E1, E2, pv@q)
+)
+...+>
+}
+
+@protbad@
+identifier fops.f, hook.filearg, hook.vma, protvar.pv;
+position r != {protuse.q, protfn.q, protfn.q2};
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... pv@r ...+> }
+
+@script:python@
+f << fops.f;
+pv << protvar.pv;
+q << protremap.q;
+@@
+prot_aliases.setdefault(hook_key(q, f), set()).add(flat(pv))
+
+@script:python@
+f << fops.f;
+pv << protvar.pv;
+r << protbad.r;
+@@
+bad_aliases.add((hook_key(r, f), flat(pv)))
 
 // Every use of the VMA that has a descriptor form on both targets: set and
 // clear of named VM_* flags, alone or or-ed together (tests: below). The remap forms must cover
@@ -86,6 +351,8 @@ f(struct file *filearg, struct vm_area_struct *vma) {
  vma@p->vm_ops
 |
  vma@p->vm_private_data
+|
+ vma@p->vm_file
 |
  vma_pages(vma@p)
 |
@@ -123,12 +390,17 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 @okflags_ml depends on mainline@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { mask_ok(G) };
 expression E;
 position p;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 <...
 (
+ (vma@p->vm_flags & F) == G
+|
+ (vma@p->vm_flags & F) != G
+|
  !(vma@p->vm_flags & F)
 |
  vma@p->vm_flags & F && E
@@ -173,20 +445,23 @@ position p;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <... vma_set_anonymous(vma@p) ...> }
 
-// A remap of the whole VMA as the hook's final return statement (its size
-// written out, or a local that holds it); the VMA inside it is accounted
-// for by okpos.
+// A remap of the whole VMA (its size written out, or a name for it, see
+// above) with the VMA's protection (or an alias of it) as the hook's final
+// return statement; the VMA inside it is accounted for by okpos.
 @okret@
 identifier fops.f, hook.filearg, hook.vma;
+position hook.hp;
 expression E;
+expression SZ : script:python (hp, f, vma) { is_whole_size(hp, f, vma, SZ) };
+expression PR : script:python (hp, f, vma) { is_vma_prot(hp, f, vma, PR) };
 position p;
 @@
-f(struct file *filearg, struct vm_area_struct *vma) {
+f@hp(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
- return remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
+ return remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR);
 |
- return io_remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot);
+ return io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR);
 )
 }
 
@@ -201,17 +476,18 @@ f(struct file *filearg, struct vm_area_struct *vma) {
  return vm_iomap_memory(vma@p, E, E1);
 }
 
-@okret_sz@
-identifier fops.f, hook.filearg, hook.vma, sizevar.sz;
-expression E;
+// So do generic_file_mmap() and generic_file_readonly_mmap() as the last
+// step: generic_file_mmap_prepare() and its read-only twin.
+@okgeneric depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
 position p;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
- return remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot);
+ return generic_file_mmap(filearg, vma@p);
 |
- return io_remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot);
+ return generic_file_readonly_mmap(filearg, vma@p);
 )
 }
 
@@ -221,33 +497,19 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // user space that errno, as the legacy hook did.
 @okif@
 identifier fops.f, hook.filearg, hook.vma, ERR;
+position hook.hp;
 expression E;
+expression SZ : script:python (hp, f, vma) { is_whole_size(hp, f, vma, SZ) };
+expression PR : script:python (hp, f, vma) { is_vma_prot(hp, f, vma, PR) };
 position p;
 @@
-f(struct file *filearg, struct vm_area_struct *vma) {
+f@hp(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
- if (remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot))
+ if (remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
 	return -ERR;
 |
- if (io_remap_pfn_range(vma@p, vma->vm_start, E, vma->vm_end - vma->vm_start, vma->vm_page_prot))
-	return -ERR;
-)
- return 0;
-}
-
-@okif_sz@
-identifier fops.f, hook.filearg, hook.vma, sizevar.sz, ERR;
-expression E;
-position p;
-@@
-f(struct file *filearg, struct vm_area_struct *vma) {
-...
-(
- if (remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot))
-	return -ERR;
-|
- if (io_remap_pfn_range(vma@p, vma->vm_start, E, sz, vma->vm_page_prot))
+ if (io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
 	return -ERR;
 )
  return 0;
@@ -257,7 +519,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // converted.
 @bad@
 identifier fops.f, hook.filearg, hook.vma;
-position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okret_sz.p, okif.p, okif_sz.p};
+position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p};
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
@@ -275,10 +537,13 @@ reasons = [
     (r"\bvm_insert_pages?\s*\(|\bvmf_insert_", "vm_insert_page(): no action inserts pages on the kit's API (mainline: map-kernel-pages)"),
     (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
     (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
-    (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
+    (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory() not as the last statement" if target["mainline"]
+     else "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
     (r"\bvma_set_anonymous\s*\(", "vma_set_anonymous(): no descriptor form on the kit's API (-D mainline: vma_desc_set_anonymous())"),
+    (r"\bgeneric_file(_readonly)?_mmap\s*\(", "generic_file_mmap() not as the last statement" if target["mainline"]
+     else "generic_file_mmap(): mainline's generic_file_mmap_prepare() only (-D mainline)"),
     (r"=\s*vma\s*;", "the VMA is stored"),
-    (r"\bvm_flags(_set|_clear)?\b", "flags used as other than a truth value, or not named VM_* flags (mainline's helpers take bit numbers)"),
+    (r"\bvm_flags(_set|_clear)?\b", "flags not named VM_* flags, or used other than in a test (mainline's helpers take bit numbers)"),
     (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
 ]
 why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
@@ -299,16 +564,16 @@ print("%s:%s: %s: not converted: its definition was not found or not parsed in t
 // The whole-VMA remap becomes the action, recorded as the last step.
 @depends on patch && !bad@
 identifier fops.f, hook.filearg, hook.vma;
-expression PFN, SZ;
+expression PFN, SZ, PR;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
-- return remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot);
+- return remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR);
 + mmap_action_remap_full(desc, PFN);
 + return 0;
 |
-- return io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot);
+- return io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR);
 + mmap_action_ioremap_full(desc, PFN);
 + return 0;
 )
@@ -319,16 +584,16 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 @errkit depends on patch && !bad && !mainline@
 identifier fops.f, hook.filearg, hook.vma, ERR;
 fresh identifier fe = f ## "_error";
-expression PFN, SZ;
+expression PFN, SZ, PR;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
-- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
 + mmap_action_remap_full(desc, PFN);
 |
-- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
 + mmap_action_ioremap_full(desc, PFN);
 )
@@ -350,16 +615,16 @@ fresh identifier fe = f ## "_error";
 
 @depends on patch && !bad && mainline@
 identifier fops.f, hook.filearg, hook.vma, ERR;
-expression PFN, SZ;
+expression PFN, SZ, PR;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 (
-- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
 + mmap_action_remap_full(desc, PFN);
 |
-- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, vma->vm_page_prot))
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
 + mmap_action_ioremap_full(desc, PFN);
 )
@@ -376,6 +641,53 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 - return vm_iomap_memory(vma, S, L);
 + mmap_action_simple_ioremap(desc, S, L);
 + return 0;
+}
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+- return generic_file_mmap(filearg, vma);
++ return generic_file_mmap_prepare(desc);
+|
+- return generic_file_readonly_mmap(filearg, vma);
++ return generic_file_readonly_mmap_prepare(desc);
+)
+}
+
+// The local copy of the page protection that the remap used is the VMA's
+// own from now on (the remap is gone; the action maps with it).
+@script:python protok@
+f << fops.f;
+hp << hook.hp;
+pv << protvar.pv;
+a;
+@@
+key = hook_key(hp, f)
+if flat(pv) in prot_aliases.get(key, ()) and (key, flat(pv)) not in bad_aliases:
+    coccinelle.a = cocci.make_ident(pv.strip())
+else:
+    cocci.include_match(False)
+
+@depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, protok.a;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- T a = vma->vm_page_prot;
+|
+- T a;
+|
+- a = vma->vm_page_prot;
+|
+- a
++ vma->vm_page_prot
+)
+...>
 }
 
 // Flags, the kit's 6.12 form: the descriptor's vm_flags.
@@ -404,6 +716,57 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // Flags, mainline's form: one helper call with the flags' bit numbers,
 // VMA_*_BIT; a test of several flags is a test of any of them.
 // (bad made sure that every test in the hook is a truth value.)
+// A comparison of some flags with some of them: all of the expected ones
+// set and the others clear, said with vma_desc_test_all() and
+// vma_desc_test_any(); in parentheses where it is part of a larger
+// expression and has two terms.
+@mmask depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { mask_ok(G) };
+binary operator op = {==, !=};
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... (vma@p->vm_flags & F) op G ...+> }
+
+@script:python mmask_expr@
+fl << mmask.F;
+g << mmask.G;
+op << mmask.op;
+e;
+ep;
+@@
+bare, paren = mask_test(fl, g, op.strip())
+coccinelle.e = cocci.make_expr(bare)
+coccinelle.ep = cocci.make_expr(paren)
+
+@depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression mmask.F, mmask.G;
+binary operator mmask.op;
+position mmask.p;
+expression mmask_expr.e, mmask_expr.ep;
+statement S1, S2;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ if (
+- (vma@p->vm_flags & F) op G
++ e
+ ) S1 else S2
+|
+ if (
+- (vma@p->vm_flags & F) op G
++ e
+ ) S1
+|
+- (vma@p->vm_flags & F) op G
++ ep
+)
+...>
+}
+
 @mtest depends on patch && !bad && mainline@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
@@ -512,6 +875,9 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 - vma->vm_private_data
 + desc->private_data
 |
+- vma->vm_file
++ desc->vm_file
+|
 - vma->vm_start
 + desc->start
 |
@@ -532,6 +898,25 @@ type T;
 f(struct file *filearg, struct vm_area_struct *vma) {
 ...
 - T sz = vma_desc_size(d);
+... when != sz
+}
+
+@depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar_asg.sz, d;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+- sz = vma_desc_size(d);
+... when != sz
+}
+
+@depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar_asg.sz;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+... when != sz
+- T sz;
 ... when != sz
 }
 

@@ -3,7 +3,8 @@
 """Check a file converted by mmap_prepare.cocci against its original: every
 hook F(struct file *FILE, struct vm_area_struct *VMA) of the original that
 became F_prepare(struct vm_area_desc *desc) must no longer name FILE or VMA
-in its body (other than as a field, desc->file). spatch skips code it cannot
+in its body (other than as a field, desc->file, or as the type
+"struct file" when the argument was called file). spatch skips code it cannot
 parse, often a branch under #ifdef, and leaves it as it was: this catches
 what it left behind.
 
@@ -28,7 +29,9 @@ def body(text, name):
 
 
 def code_only(text):
-    return re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", text, flags=re.S)
+    """The code without comments, strings and struct tags ("struct file")."""
+    text = re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", " ", text, flags=re.S)
+    return re.sub(r"\b(struct|union|enum)\s+\w+", " ", text)
 
 
 def main():
