@@ -18,7 +18,6 @@
 #include "lab_harness.h"
 
 #include <linux/aio_abi.h>
-#include <stdarg.h>
 #include <sys/syscall.h>
 
 /* The ring's header (fs/aio.c's struct aio_ring, ABI that libaio reads). */
@@ -38,22 +37,6 @@ struct aio_ring_header {
 #define RING_EVENTS		128
 #define READ_LEN		4096
 #define READ_SEED		0xa10u
-
-static void observe(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* One "# observed: KEY=VALUE" line, for the comparison of the two guests. */
-static void observe(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# observed: %s=", key);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 static long sys_io_setup(unsigned int nr, aio_context_t *ctx)
 {
@@ -121,8 +104,8 @@ TEST_F(aio_ring, mapping_flags)
 		TH_LOG("the ring's VMA is not the [aio] file: %s", line);
 	}
 	ASSERT_EQ(0, lab_vmflags(self->start, flags, sizeof(flags)));
-	observe("ring.vmflags", "%s", flags);
-	observe("ring.pages", "%lu", (end - self->start) / lab_page_size());
+	lab_observe("ring.vmflags", "%s", flags);
+	lab_observe("ring.pages", "%lu", (end - self->start) / lab_page_size());
 	ASSERT_TRUE(lab_has_token(flags, "de", 2)) {
 		TH_LOG("VmFlags \"%s\" lack de (VM_DONTEXPAND)", flags);
 	}
@@ -134,10 +117,10 @@ TEST_F(aio_ring, mapping_flags)
 /* The kernel wrote the ring's header into the pages user space sees. */
 TEST_F(aio_ring, header_through_mapping)
 {
-	observe("header.magic", "%#x", self->ring->magic);
-	observe("header.nr", "%u", self->ring->nr);
-	observe("header.head_tail", "%u/%u", self->ring->head, self->ring->tail);
-	observe("header.length", "%u", self->ring->header_length);
+	lab_observe("header.magic", "%#x", self->ring->magic);
+	lab_observe("header.nr", "%u", self->ring->nr);
+	lab_observe("header.head_tail", "%u/%u", self->ring->head, self->ring->tail);
+	lab_observe("header.length", "%u", self->ring->header_length);
 	ASSERT_EQ(AIO_RING_MAGIC, self->ring->magic);
 	ASSERT_LE((unsigned int)RING_EVENTS, self->ring->nr);
 	ASSERT_EQ(0U, self->ring->head);
@@ -180,12 +163,12 @@ TEST_F(aio_ring, completion_through_mapping)
 	for (i = 0; i < 5000 && self->ring->tail == self->ring->head; i++)
 		usleep(1000);
 	tail = self->ring->tail;
-	observe("completion.head_tail", "%u/%u", self->ring->head, tail);
+	lab_observe("completion.head_tail", "%u/%u", self->ring->head, tail);
 	ASSERT_EQ(1U, tail) {
 		TH_LOG("the ring's tail did not move to 1 (it is %u)", tail);
 	}
 	ev = &self->ring->io_events[0];
-	observe("completion.event", "data=%#llx res=%lld",
+	lab_observe("completion.event", "data=%#llx res=%lld",
 		(unsigned long long)ev->data, (long long)ev->res);
 	ASSERT_EQ(0x5eedULL, ev->data);
 	ASSERT_EQ(READ_LEN, ev->res);
@@ -209,7 +192,7 @@ TEST_F(aio_ring, grow_refused)
 
 	p = mremap((void *)self->start, len, len + lab_page_size(),
 		   MREMAP_MAYMOVE);
-	observe("grow.errno", "%s", p == MAP_FAILED ? lab_errno_name(errno) : "none");
+	lab_observe("grow.errno", "%s", p == MAP_FAILED ? lab_errno_name(errno) : "none");
 	ASSERT_EQ(MAP_FAILED, p) {
 		TH_LOG("mremap() grew the ring to %p", p);
 	}
@@ -237,8 +220,8 @@ TEST_F(aio_ring, move_follows)
 	old_rc = sys_io_destroy(self->ctx);
 	old_errno = errno;
 	new_rc = sys_io_destroy((aio_context_t)(unsigned long)dst);
-	observe("move.destroy_old", "%s", old_rc ? lab_errno_name(old_errno) : "0");
-	observe("move.destroy_new", "%s", new_rc ? lab_errno_name(errno) : "0");
+	lab_observe("move.destroy_old", "%s", old_rc ? lab_errno_name(old_errno) : "0");
+	lab_observe("move.destroy_new", "%s", new_rc ? lab_errno_name(errno) : "0");
 	ASSERT_EQ(-1, old_rc);
 	ASSERT_EQ(EINVAL, old_errno);
 	ASSERT_EQ(0, new_rc) {

@@ -27,7 +27,6 @@
 #include "lab_harness.h"
 
 #include <linux/loop.h>
-#include <stdarg.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 
@@ -37,22 +36,6 @@
 #define FILE_PAGES		3
 #define FILE_SEED		0x0df1u
 #define WRITE_SEED		0x0df2u
-
-static void observe(const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* One "# observed: KEY=VALUE" line, for the comparison of the two guests. */
-static void observe(const char *key, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# observed: %s=", key);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 /* FNV-1a over a buffer: a short, stable summary of the file's contents. */
 static uint32_t fnv1a(const unsigned char *p, size_t len)
@@ -169,12 +152,12 @@ TEST_F(udf_file, shared_mapping_shows_file)
 		       strerror(errno));
 	}
 	bad = lab_pattern_check(p, self->len, FILE_SEED, 0, NULL, NULL);
-	observe("shared.data", "%s", bad < 0 ? "the file's" : "differs");
+	lab_observe("shared.data", "%s", bad < 0 ? "the file's" : "differs");
 	ASSERT_EQ(-1, bad) {
 		TH_LOG("the mapping differs from the file at byte %ld", bad);
 	}
 	ASSERT_EQ(0, lab_vmflags((unsigned long)p, flags, sizeof(flags)));
-	observe("shared.vmflags", "%s", flags);
+	lab_observe("shared.vmflags", "%s", flags);
 	ASSERT_TRUE(lab_has_token(flags, "sh", 2)) {
 		TH_LOG("VmFlags \"%s\" lack sh: the mapping must be shared",
 		       flags);
@@ -208,7 +191,7 @@ TEST_F(udf_file, shared_write_reaches_file)
 		TH_LOG("msync(MS_SYNC) failed: %s", strerror(errno));
 	}
 	ASSERT_EQ((ssize_t)self->len, lab_pread_all(self->fd, got, self->len, 0));
-	observe("shared_write.file_fnv1a", "%#010x", fnv1a(got, self->len));
+	lab_observe("shared_write.file_fnv1a", "%#010x", fnv1a(got, self->len));
 	bad = lab_pattern_check(got, self->len, WRITE_SEED, 0, NULL, NULL);
 	ASSERT_EQ(-1, bad) {
 		TH_LOG("pread() after msync() differs from what the mapping "
@@ -235,8 +218,8 @@ TEST_F(udf_file, private_write_stays_private)
 	ASSERT_EQ((ssize_t)self->len, lab_pread_all(self->fd, got, self->len, 0));
 	in_map = lab_pattern_check(p + page, page, WRITE_SEED, page, NULL, NULL);
 	in_file = lab_pattern_check(got, self->len, FILE_SEED, 0, NULL, NULL);
-	observe("private_write.mapping", "%s", in_map < 0 ? "written" : "not written");
-	observe("private_write.file", "%s", in_file < 0 ? "unchanged" : "changed");
+	lab_observe("private_write.mapping", "%s", in_map < 0 ? "written" : "not written");
+	lab_observe("private_write.file", "%s", in_file < 0 ? "unchanged" : "changed");
 	ASSERT_EQ(-1, in_map);
 	ASSERT_EQ(-1, in_file) {
 		TH_LOG("a MAP_PRIVATE write reached the file (byte %ld)",
@@ -254,7 +237,7 @@ TEST_F(udf_file, readonly_fd_shared_write_refused)
 	fd = open(UDF_FILE, O_RDONLY);
 	ASSERT_LE(0, fd);
 	p = mmap(NULL, self->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	observe("readonly_fd.errno", "%s",
+	lab_observe("readonly_fd.errno", "%s",
 		p == MAP_FAILED ? lab_errno_name(errno) : "none");
 	ASSERT_EQ(MAP_FAILED, p) {
 		TH_LOG("PROT_WRITE | MAP_SHARED on an O_RDONLY fd mapped at %p",
@@ -292,10 +275,10 @@ TEST_F(udf_file, beyond_eof_sigbus)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	if (WIFSIGNALED(status))
-		observe("beyond_eof.child", "signal SIG%s",
+		lab_observe("beyond_eof.child", "signal SIG%s",
 			sigabbrev_np(WTERMSIG(status)) ?: "?");
 	else
-		observe("beyond_eof.child", "exit %d", WEXITSTATUS(status));
+		lab_observe("beyond_eof.child", "exit %d", WEXITSTATUS(status));
 	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) {
 		TH_LOG("touching the page past the end of the file: the child "
 		       "did not die of SIGBUS (status %#x)", status);

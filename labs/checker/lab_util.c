@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,6 +481,20 @@ long lab_pattern_check(const volatile void *buf, size_t len, uint32_t seed,
 		}
 	}
 	return -1;
+}
+
+/* Real drivers, booted twice -------------------------------------------- */
+
+void lab_observe(const char *key, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# observed: %s=", key);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
 }
 
 /* Modules ----------------------------------------------------------------- */

@@ -147,6 +147,15 @@ void lab_pattern_fill(volatile void *buf, size_t len, uint32_t seed,
 long lab_pattern_check(const volatile void *buf, size_t len, uint32_t seed,
 		       unsigned long base, uint32_t *want, uint32_t *got);
 
+/* Real drivers, booted twice (scripts/check-real-driver.sh) --------------- */
+
+/*
+ * Print "# observed: KEY=VALUE": what a check saw, which the harness
+ * compares between the original and the converted driver's guests.
+ */
+void lab_observe(const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Modules ----------------------------------------------------------------- */
 
 /* Module names appear with '_' in /proc/modules and /sys/module. */
