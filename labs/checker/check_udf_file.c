@@ -103,6 +103,7 @@ FIXTURE(udf_file)
 {
 	int fd;
 	size_t len;
+	unsigned char *shared;	/* the whole file, MAP_SHARED, read-write */
 };
 
 FIXTURE_SETUP(udf_file)
@@ -112,6 +113,7 @@ FIXTURE_SETUP(udf_file)
 	int r;
 
 	self->fd = -1;
+	self->shared = MAP_FAILED;
 	self->len = FILE_PAGES * lab_page_size();
 	ASSERT_GE(sizeof(data), self->len);
 	r = udf_mount(&what);
@@ -130,10 +132,18 @@ FIXTURE_SETUP(udf_file)
 		       UDF_FILE, strerror(errno));
 	}
 	ASSERT_EQ(0, fsync(self->fd));
+	self->shared = mmap(NULL, self->len, PROT_READ | PROT_WRITE,
+			    MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->shared) {
+		TH_LOG("mmap(MAP_SHARED) of %s failed: %s", UDF_FILE,
+		       strerror(errno));
+	}
 }
 
 FIXTURE_TEARDOWN(udf_file)
 {
+	if (self->shared != MAP_FAILED)
+		munmap(self->shared, self->len);
 	if (self->fd >= 0)
 		close(self->fd);
 }
@@ -145,12 +155,7 @@ TEST_F(udf_file, shared_mapping_shows_file)
 	unsigned char *p;
 	long bad;
 
-	p = mmap(NULL, self->len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, 0);
-	ASSERT_NE(MAP_FAILED, p) {
-		TH_LOG("mmap(MAP_SHARED) of %s failed: %s", UDF_FILE,
-		       strerror(errno));
-	}
+	p = self->shared;
 	bad = lab_pattern_check(p, self->len, FILE_SEED, 0, NULL, NULL);
 	lab_observe("shared.data", "%s", bad < 0 ? "the file's" : "differs");
 	ASSERT_EQ(-1, bad) {
@@ -167,7 +172,6 @@ TEST_F(udf_file, shared_mapping_shows_file)
 		TH_LOG("VmFlags \"%s\": a file's page-cache mapping is no "
 		       "PFN or I/O map", flags);
 	}
-	munmap(p, self->len);
 }
 
 /*
@@ -180,12 +184,7 @@ TEST_F(udf_file, shared_write_reaches_file)
 	unsigned char *p;
 	long bad;
 
-	p = mmap(NULL, self->len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, 0);
-	ASSERT_NE(MAP_FAILED, p) {
-		TH_LOG("mmap(MAP_SHARED) of %s failed: %s", UDF_FILE,
-		       strerror(errno));
-	}
+	p = self->shared;
 	lab_pattern_fill(p, self->len, WRITE_SEED, 0);
 	ASSERT_EQ(0, msync(p, self->len, MS_SYNC)) {
 		TH_LOG("msync(MS_SYNC) failed: %s", strerror(errno));
@@ -197,7 +196,6 @@ TEST_F(udf_file, shared_write_reaches_file)
 		TH_LOG("pread() after msync() differs from what the mapping "
 		       "wrote at byte %ld", bad);
 	}
-	munmap(p, self->len);
 }
 
 /* A write through a private mapping stays in its copy of the page. */
