@@ -169,7 +169,7 @@ TEST_F(aio_ring, completion_through_mapping)
 	}
 	ev = &self->ring->io_events[0];
 	lab_observe("completion.event", "data=%#llx res=%lld",
-		(unsigned long long)ev->data, (long long)ev->res);
+		    (unsigned long long)ev->data, (long long)ev->res);
 	ASSERT_EQ(0x5eedULL, ev->data);
 	ASSERT_EQ(READ_LEN, ev->res);
 	bad = lab_pattern_check(got, sizeof(got), READ_SEED, 0, NULL, NULL);

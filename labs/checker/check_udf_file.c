@@ -236,7 +236,7 @@ TEST_F(udf_file, readonly_fd_shared_write_refused)
 	ASSERT_LE(0, fd);
 	p = mmap(NULL, self->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	lab_observe("readonly_fd.errno", "%s",
-		p == MAP_FAILED ? lab_errno_name(errno) : "none");
+		    p == MAP_FAILED ? lab_errno_name(errno) : "none");
 	ASSERT_EQ(MAP_FAILED, p) {
 		TH_LOG("PROT_WRITE | MAP_SHARED on an O_RDONLY fd mapped at %p",
 		       p);
@@ -274,7 +274,7 @@ TEST_F(udf_file, beyond_eof_sigbus)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	if (WIFSIGNALED(status))
 		lab_observe("beyond_eof.child", "signal SIG%s",
-			sigabbrev_np(WTERMSIG(status)) ?: "?");
+			    sigabbrev_np(WTERMSIG(status)) ?: "?");
 	else
 		lab_observe("beyond_eof.child", "exit %d", WEXITSTATUS(status));
 	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) {
