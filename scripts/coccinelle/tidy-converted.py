@@ -13,7 +13,10 @@ not do itself:
   the signature's line; kernel style puts a function's brace on its own line;
 - the bit list of a mainline flags call (vma_desc_set_flags(desc, VMA_A_BIT,
   ...)) is one token to it, so a long list is not wrapped: wrap it at 80
-  columns, aligned after the parenthesis.
+  columns, aligned after the parenthesis;
+- a long flags test in an if, "(vma->vm_flags & (A | B)) != (A | B)",
+  spread over two lines, had braces around its one statement; its
+  mainline form is one line, and checkpatch wants no braces then.
 
 Usage: tidy-converted.py FILE...
 """
@@ -90,6 +93,25 @@ def wrap_flags_calls(text):
     return new, int(new != text)
 
 
+BRACED_TEST = re.compile(r"^(\t+)if \(([^\n]*\bvma_desc_test\w*\([^\n]*)\) \{\n\1\t([^\n]+;)\n\1\}\n", re.M)
+
+
+def unbrace_flag_tests(text):
+    """Drop the braces of a one-line flags test with one one-line statement,
+    inside converted hooks only."""
+    count = 0
+    for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
+        end = text.find("\n}\n", m.end())
+        if end < 0:
+            continue
+        body = text[m.end():end]
+        new, n = BRACED_TEST.subn(r"\1if (\2)\n\1\t\3\n", body)
+        if n:
+            text = text[:m.end()] + new + text[end:]
+            count += n
+    return text, count
+
+
 def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
@@ -97,11 +119,12 @@ def main():
         text, changed = fix(text)
         text, braces = brace_on_own_line(text)
         text, wrapped = wrap_flags_calls(text)
-        if changed or braces or wrapped:
+        text, unbraced = unbrace_flag_tests(text)
+        if changed or braces or wrapped or unbraced:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
-              f" flags calls {'rewrapped' if wrapped else 'unchanged'}")
+              f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced")
 
 
 if __name__ == "__main__":
