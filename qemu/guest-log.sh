@@ -13,5 +13,5 @@ kit_log_section() { # LOG NAME
 }
 
 kit_guest_finished() { # LOG
-	tr -d '\r' <"$1" | grep -q '^### KIT GUEST DONE'
+	grep -q '^### KIT GUEST DONE' < <(tr -d '\r' <"$1")
 }

@@ -13,7 +13,7 @@ if ! "$busybox" --list >/dev/null 2>&1; then
 	echo "error: $busybox missing; install busybox-static (make packages)" >&2
 	exit 1
 fi
-if readelf -l "$busybox" | grep -q 'program interpreter'; then
+if grep -q 'program interpreter' < <(readelf -l "$busybox"); then
 	echo "error: $busybox is dynamically linked; install busybox-static, not busybox" >&2
 	exit 1
 fi

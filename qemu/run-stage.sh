@@ -96,14 +96,14 @@ if [ "${expect:-pass}" = fail ]; then
 	# The harness self-test: a clean log here means the scanner is broken.
 	if [ "$scan_rc" != 0 ]; then
 		echo "# planted warning found, as expected:"
-		echo "$found" | head -n 3 | sed 's/^/#   /'
+		head -n 3 <<<"$found" | sed 's/^/#   /'
 		scan_rc=0
 	else
 		scan_rc=1
 	fi
 	harness_test "$scan_rc" "$id: the log scanner flags the planted kernel warning"
 else
-	[ "$scan_rc" = 0 ] || echo "$found" | head -n 20 | sed 's/^/# kernel: /'
+	[ "$scan_rc" = 0 ] || head -n 20 <<<"$found" | sed 's/^/# kernel: /'
 	harness_test "$scan_rc" "$id: kernel log has no WARNING/BUG/Oops/Call Trace/lockdep report"
 fi
 

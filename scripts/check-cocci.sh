@@ -100,7 +100,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 		return
 	fi
 	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
-	echo "$report" | grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$'
+	grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$' <<<"$report"
 	result $? "$name: report mode says mmap_lab_mmap is convertible" "$report"
 
 	cp "$src_c" "$dir/"
@@ -108,20 +108,20 @@ check_conversion() { # TARGET VARIANT ERRNO
 	rc=$?
 	# The code, without its comments and strings, has no VMA left.
 	code=$(python3 -c 'import re,sys; print(re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", open(sys.argv[1]).read(), flags=re.S))' "$dir/mmap_lab0.c")
-	[ "$rc" = 0 ] && echo "$code" | grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' &&
-		! echo "$code" | grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' || rc=1
+	[ "$rc" = 0 ] && grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' <<<"$code" &&
+		! grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' <<<"$code" || rc=1
 	local what="no VMA, remap or vm_flags_*() call left"
 	if [ "$variant" = errno ]; then
 		if [ "$target" = mainline ]; then
-			echo "$code" | grep -q 'desc->action.error_override = -EAGAIN;' || rc=1
+			grep -q 'desc->action.error_override = -EAGAIN;' <<<"$code" || rc=1
 			what="$what; the errno is desc->action.error_override"
 		else
-			echo "$code" | grep -q 'desc->action.error_hook = mmap_lab_mmap_error;' || rc=1
+			grep -q 'desc->action.error_hook = mmap_lab_mmap_error;' <<<"$code" || rc=1
 			what="$what; the errno comes from an error hook"
 		fi
 	fi
 	if [ "$variant" = locals ]; then
-		! echo "$code" | grep -qw prot || rc=1
+		! grep -qw prot <<<"$code" || rc=1
 		what="$what; no protection local left"
 	fi
 	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
@@ -129,7 +129,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 
 	cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$dir/mmap_lab0.c" 2>&1)
 	rc=0
-	echo "$cp_out" | grep -qE ': (ERROR|WARNING|CHECK):' && rc=1
+	grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
 	result "$rc" "$name: the converted driver is checkpatch --strict clean" "$cp_out"
 
 	if [ "$target" = mainline ]; then
@@ -180,8 +180,8 @@ if [ "$result_name" = cocci ]; then
 		"$legacy/mmap_lab0.c" >"$partial"
 	cp "$partial" "$partial.orig"
 	report=$("$conv" --report "$partial" 2>&1)
-	echo "$report" | grep -q 'mmap_lab_mmap: not converted: a remap that is partial'
-	result $? "a partial remap is reported as not convertible, with its line ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
+	grep -q 'mmap_lab_mmap: not converted: a remap that is partial' <<<"$report"
+	result $? "a partial remap is reported as not convertible, with its line ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
 	for flags in "" --mainline; do
 		# shellcheck disable=SC2086 # empty or one word
 		"$conv" $flags "$partial" >/dev/null 2>&1
@@ -208,8 +208,8 @@ if [ "$result_name" = cocci ]; then
 	"$conv" --mainline "$mask" >/dev/null 2>&1
 	rc=1
 	cmp -s "$mask" "$mask.orig" &&
-		echo "$report" | grep -q 'mmap_lab_mmap: not converted: flags not named VM_\* flags, or used other than in a test' && rc=0
-	result "$rc" "--mainline reports a test of a mask variable and leaves it untouched ($(echo "$report" | head -n 1 | sed "s|$kit_root/||"))" "$report"
+		grep -q 'mmap_lab_mmap: not converted: flags not named VM_\* flags, or used other than in a test' <<<"$report" && rc=0
+	result "$rc" "--mainline reports a test of a mask variable and leaves it untouched ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
 	"$conv" "$mask" >/dev/null 2>&1
 	grep -q '(desc->vm_flags & mmap_lab_required)' "$mask"
 	result $? "the kit target converts the same test (desc->vm_flags)"
@@ -234,7 +234,7 @@ if [ "$result_name" = cocci ]; then
 			# shellcheck disable=SC2086
 			"$conv" $flags "$zero" >/dev/null 2>&1
 			rc=1
-			cmp -s "$zero" "$zero.orig" && echo "$report" | grep -q 'mmap_zero: not converted: part of it was not parsed' && rc=0
+			cmp -s "$zero" "$zero.orig" && grep -q 'mmap_zero: not converted: part of it was not parsed' <<<"$report" && rc=0
 			result "$rc" "${flags:-kit target}: 6.12's /dev/zero hook, which spatch cannot parse in full (#ifndef CONFIG_MMU), is reported and left untouched" "$report"
 		done
 		python3 - "$zero.orig" "$zero" <<'PY'
@@ -243,12 +243,12 @@ text = open(sys.argv[1]).read()
 open(sys.argv[2], "w").write(re.sub(r"(static int mmap_zero\(.*?\n\{\n)#ifndef CONFIG_MMU\n\treturn -ENOSYS;\n#endif\n", r"\1", text, flags=re.S))
 PY
 		report=$("$conv" --report "$zero" 2>&1)
-		echo "$report" | grep -q 'mmap_zero: not converted: vma_set_anonymous()'
+		grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$report"
 		result $? "kit target: /dev/zero without that block is reported for vma_set_anonymous()" "$report"
 		"$conv" --mainline "$zero" >/dev/null 2>&1
 		code=$(sed -n '/^static int mmap_zero_prepare(/,/^}/p' "$zero")
-		echo "$code" | grep -q 'return shmem_zero_setup_desc(desc);' && echo "$code" | grep -q 'vma_desc_set_anonymous(desc);' &&
-			! echo "$code" | grep -qw vma
+		grep -q 'return shmem_zero_setup_desc(desc);' <<<"$code" && grep -q 'vma_desc_set_anonymous(desc);' <<<"$code" &&
+			! grep -qw vma <<<"$code"
 		result $? "--mainline: /dev/zero without that block becomes shmem_zero_setup_desc() and vma_desc_set_anonymous()" "$code"
 	else
 		result 1 "6.12's drivers/char/mem.c can be read from ${tarball:-/usr/src/linux-source-6.12.tar.*} (make packages)"

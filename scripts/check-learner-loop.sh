@@ -73,7 +73,7 @@ scripts/replay-boot.sh "$id" "$area/boot.txt" "cat /proc/modules" \
 	"md5sum /lib/modules/$module.ko" "$program" 2>"$area/boot-errors.txt"
 result $? "make boot STAGE=$id, fed from a pipe, boots to its shell and powers off on exit"
 grep -q "checking ${work#"$top"/}/$src (your copy)" "$area/boot.txt" &&
-	boot_section "$area/boot.txt" 1 | grep -q "^$module .* Live"
+	grep -q "^$module .* Live" < <(boot_section "$area/boot.txt" 1)
 result $? "make boot STAGE=$id builds the learner's copy and the guest has $module loaded"
 booted_md5=$(boot_section "$area/boot.txt" 2 | awk -v ko="/lib/modules/$module.ko" '$2 == ko { print $1 }')
 [ -n "$booted_md5" ] && [ "$booted_md5" = "$checked_md5" ]
@@ -113,7 +113,7 @@ result $? "make skeletons leaves the copy untouched"
 # make clean for real would remove this run's own logs: the commands it and
 # distclean would run must not remove the learner's work area, work/.
 rms=$(make -n clean distclean | grep '^rm ')
-if echo "$rms" | grep -qF -e "$top/work" -e ' work'; then rc=1; else rc=0; fi
+if grep -qF -e "$top/work" -e ' work' <<<"$rms"; then rc=1; else rc=0; fi
 result "$rc" "make clean and make distclean never remove work/"
 
 if [ "$record" = 1 ]; then

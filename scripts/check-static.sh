@@ -102,13 +102,13 @@ out=$(KIT_APT_MIRROR=http://127.0.0.1:9/debian KIT_APT_DIR="$apt_tmp/apt" \
 	scripts/fetch-mainline-source.sh "$apt_tmp/src" 2>&1)
 rc=$?
 rm -rf "$apt_tmp"
-[ "$rc" = 3 ] && echo "$out" | grep -q 'no network' && rc=0
+[ "$rc" = 3 ] && grep -q 'no network' <<<"$out" && rc=0
 result "$rc" "mainline source: an unreachable mirror gives exit 3 and 'no network' (no stage can pass)" "$out"
 mainline_stage=$(qemu/stages.sh list-kernel mainline | head -n 1)
 out=$(KIT_MAINLINE_UNAVAILABLE="simulated by check-static" KIT_RUN_NAME=mainline-skip-test \
 	qemu/run-stage.sh "$kobj" build/checker "$mainline_stage" 2>&1)
 rc=$?
-[ "$rc" = 0 ] && echo "$out" | grep -q '# SKIP simulated by check-static' &&
+[ "$rc" = 0 ] && grep -q '# SKIP simulated by check-static' <<<"$out" &&
 	[ "$(cat build/logs/mainline-skip-test.result)" = "mainline-skip-test 0 0 1 -" ] || rc=1
 rm -rf build/logs/mainline-skip-test.result build/logs/mainline-skip-test
 result "$rc" "mainline stage $mainline_stage without its kernel: reported as skipped with the reason" "$out"
@@ -122,9 +122,11 @@ out=$(example-driver/rename.sh mydrv build/logs/rename-test/mydrv 2>&1 &&
 result $? "example-driver/rename.sh mydrv: the copy builds as module mydrv" "$out"
 out=$(shellcheck -x qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
+out=$(scripts/lint-pipe-exits.py qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
+result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(tail -n 1 <<<"$out"))" "$out"
 out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?
-echo "$out" | tail -n 1 | grep -q ' 0 failed' || rc=1
+tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1
 result "$rc" "tools/testing/vma builds and passes on the patched tree ($(echo "$out" | tail -n 1))" "$out"
 out=$(scripts/build-kernel-docs.sh "$src" build/kernel-docs 2>&1)
 result $? "kernel docs: the pages the series changes (porting.rst, vfs.rst, fault-injection.rst) render without warnings" "$out"

@@ -161,8 +161,8 @@ for id; do
 		# The harness's own two tests ("ID: guest ran every check ...",
 		# "ID: kernel log has no WARNING ...") must pass; the mutants'
 		# checks are meant to fail.
-		if ! echo "$out" | grep -qF "not ok - $id: " &&
-			! cat "$logs/$run"/*.load.tap "$logs/$run"/*.unload.tap 2>/dev/null | grep -qE '^not ok '; then
+		if ! grep -qF "not ok - $id: " <<<"$out" &&
+			! grep -qsE '^not ok ' "$logs/$run"/*.load.tap "$logs/$run"/*.unload.tap; then
 			batched=1
 		else
 			echo "   (the one-guest batch did not run cleanly, see build/logs/$run.log: one guest per mutant)"

@@ -143,7 +143,10 @@ prove_tree() { # NAME TREE REPORT [--mainline]
 	done
 	sed -i "s#$kit_root/build/cocci-proof/$name/\(src\|diffs\)/##g" "$results"
 	echo ">> $name: $(grep -c $'\tproven\t' "$results") of ${#candidates[@]} proven (converted, built with -Werror, checkpatch clean):"
-	column -t -s $'\t' "$results" | sed 's/^/   /'
+	# Aligned columns (column(1) is not on a minimal Debian 12).
+	awk -F'\t' 'NR == FNR { for (i = 1; i <= NF; i++) if (length($i) > w[i]) w[i] = length($i); next }
+		{ line = "   "; for (i = 1; i < NF; i++) line = line sprintf("%-" w[i] "s  ", $i); print line $NF }' \
+		"$results" "$results"
 }
 
 start=$(date +%s)

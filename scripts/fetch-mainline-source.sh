@@ -65,7 +65,7 @@ fi
 version=$pin
 # The pinned version may belong to an older linux-source-7.N package name.
 pinned_pkg=linux-source-$(echo "$pin" | cut -d. -f1,2)
-if apt-cache "${apt_opts[@]}" madison "$pinned_pkg" 2>/dev/null | awk '{print $3}' | grep -qxF "$pin"; then
+if apt-cache "${apt_opts[@]}" madison "$pinned_pkg" 2>/dev/null | awk -v pin="$pin" '$3 == pin { found = 1 } END { exit !found }'; then
 	pkg=$pinned_pkg
 else
 	version=$(apt-cache "${apt_opts[@]}" policy "$pkg" | awk '/Candidate:/ {print $2}')
@@ -90,7 +90,7 @@ tar -xf "$tmp"/usr/src/linux-source-*.tar.xz -C "$new" --strip-components=1
 while IFS= read -r p; do
 	case "$p" in '' | '#'*) continue ;; esac
 	if ! out=$(patch -d "$new" -p1 -N -s --fuzz=0 --no-backup-if-mismatch <"$kit_root/patches-mainline/$p" 2>&1) ||
-		echo "$out" | grep -qiE 'offset|fuzz'; then
+		grep -qiE 'offset|fuzz' <<<"$out"; then
 		echo "$out" >&2
 		echo "error: patches-mainline/$p does not apply cleanly to $pkg=$version; refresh it" >&2
 		exit 1

@@ -44,7 +44,7 @@ apt-get update -q >/dev/null
 want=()
 for p in "${missing[@]}"; do [ "$p" = linux-source-6.12 ] || want+=("$p"); done
 if [ "$kernel_ok" = 0 ]; then
-	if apt-cache madison linux-source-6.12 | awk '{print $3}' | grep -qxF "$pin"; then
+	if apt-cache madison linux-source-6.12 | awk -v pin="$pin" '$3 == pin { found = 1 } END { exit !found }'; then
 		want+=("linux-source-6.12=$pin")
 	else
 		newest=$(apt-cache madison linux-source-6.12 | awk 'NR==1 {print $3}')

@@ -35,7 +35,7 @@ while IFS= read -r p; do
 		echo "error: $p does not apply to $(basename "$tarball"). Rebase it with 'make kernel-git'." >&2
 		exit 1
 	fi
-	if echo "$out" | grep -qiE 'offset|fuzz'; then
+	if grep -qiE 'offset|fuzz' <<<"$out"; then
 		echo "$out" >&2
 		echo "error: $p applies only with offset or fuzz; refresh it with 'make kernel-git' + 'make export-patches'." >&2
 		exit 1
