@@ -16,20 +16,17 @@ tar -xf "$tarball" -C "$new" --strip-components=1
 # Unpatched copies of the files the series changes, in DEST-pristine/: what
 # the checks that need unpatched 6.12 code read (make cocci's /dev/zero)
 # instead of unpacking the tarball once more.
+mapfile -t patches < <(grep -vE '^(#|$)' "$patch_dir/series")
 pristine="$dest-pristine"
 rm -rf "$pristine"
-while IFS= read -r p; do
-	case "$p" in '' | '#'*) continue ;; esac
+for p in "${patches[@]}"; do
 	sed -n 's|^--- a/\([^\t]*\).*|\1|p' "$patch_dir/$p"
-done <"$patch_dir/series" | sort -u | while IFS= read -r f; do
+done | sort -u | while IFS= read -r f; do
 	[ -f "$new/$f" ] || continue
 	mkdir -p "$pristine/$(dirname "$f")"
 	cp -p "$new/$f" "$pristine/$f"
 done
-n=0
-while IFS= read -r p; do
-	case "$p" in '' | '#'*) continue ;; esac
-	n=$((n + 1))
+for p in "${patches[@]}"; do
 	if ! out=$(patch -d "$new" -p1 -N -s --fuzz=0 --no-backup-if-mismatch <"$patch_dir/$p" 2>&1); then
 		echo "$out" >&2
 		echo "error: $p does not apply to $(basename "$tarball"). Rebase it with 'make kernel-git'." >&2
@@ -40,8 +37,8 @@ while IFS= read -r p; do
 		echo "error: $p applies only with offset or fuzz; refresh it with 'make kernel-git' + 'make export-patches'." >&2
 		exit 1
 	fi
-done <"$patch_dir/series"
-echo ">> applied $n patches from patches/series"
+done
+echo ">> applied ${#patches[@]} patches from patches/series"
 if [ -d "$dest" ]; then
 	rsync -rlc --delete "$new/" "$dest/"
 	rm -rf "$new"
