@@ -75,6 +75,12 @@ build_object() { # NAME PATH
 	make -s -C "$proof/$1/src" O="$proof/$1/obj" KCFLAGS=-Werror "${2%.c}.o" 2>&1
 }
 
+# The first line of build output $2 that matches $3, without the tree's
+# absolute path (so the table is the same wherever the kit is), cut short.
+first_error() { # NAME OUTPUT PATTERN
+	grep -m1 -E "$3" <<<"$2" | sed "s#$proof/$1/src/##g" | cut -c1-160
+}
+
 prove_tree() { # NAME TREE REPORT [--mainline]
 	local name=$1 tree=$2 report=$3 flag=${4:-}
 	local dir="$proof/$name" results="$proof/$name/results.tsv"
@@ -111,7 +117,7 @@ prove_tree() { # NAME TREE REPORT [--mainline]
 		fi
 		if ! out=$(build_object "$name" "$file"); then
 			printf '%s\t%s\tnot proven\tthe original does not build here: %s\n' "$file" "$hook" \
-				"$(echo "$out" | grep -m1 -E 'error|Error' | cut -c1-160)" >>"$results"
+				"$(first_error "$name" "$out" 'error|Error')" >>"$results"
 			continue
 		fi
 		local converted="$dir/converted/$file"
@@ -127,7 +133,7 @@ prove_tree() { # NAME TREE REPORT [--mainline]
 		else
 			rm "$shadow/$file" && cp "$converted" "$shadow/$file"
 			if ! out=$(build_object "$name" "$file"); then
-				verdict="not proven" detail="the converted file does not build: $(echo "$out" | grep -m1 -E 'error' | cut -c1-160)"
+				verdict="not proven" detail="the converted file does not build: $(first_error "$name" "$out" error)"
 			fi
 			rm "$shadow/$file" && ln -s "$tree/$file" "$shadow/$file"
 			if [ "$verdict" = proven ]; then
