@@ -59,11 +59,13 @@ ready=()
 observed() { grep -h '^# observed: ' "$@" 2>/dev/null | sort; }
 
 # Boot the conf's checks on the image in KDIR as run NAME; prints the failed
-# lines; the status is run-stage.sh's.
+# lines and the comments, the first 40 (sed reads on to the end: a reader
+# that quit early would kill run-stage.sh with SIGPIPE at its next line);
+# the status is run-stage.sh's.
 boot() { # NAME KDIR RUN
 	KIT_STAGE_CONF="${conf_of[$1]}" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$3" \
 		KIT_GUEST_FILES_DIR="$out/$1" \
-		"$kit_root/qemu/run-stage.sh" "$2" "$checker" 0 2>&1 | grep -E '^not ok|^# ' | head -n 40
+		"$kit_root/qemu/run-stage.sh" "$2" "$checker" 0 2>&1 | grep -E '^not ok|^# ' | sed -n '1,40p'
 	return "${PIPESTATUS[0]}"
 }
 
