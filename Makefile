@@ -111,15 +111,19 @@ ifeq ($(STAGE),)
 # as the kernel, their modules and the checker are built (the first guest is
 # the figure a newcomer waits for); everything else that runs on the 6.12
 # kernel follows, before the wait for the mainline kernel; then the mainline
-# parts and the summary. scripts/check-phase.sh prints and records the
-# timeline (build/timings/phases).
+# parts and the summary. The checker builds beside the 6.12 kernel (its
+# configure step leaves a core idle). scripts/check-phase.sh prints and
+# records the timeline (build/timings/phases).
 PHASE := scripts/check-phase.sh
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos todos-mainline cocci cocci-mainline cocci-boot bench stress))
-	@mkdir -p $(BUILD)/timings && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
+	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
-	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build"
-	@$(MAKE) --no-print-directory kernel
+	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
+	@$(MAKE) --no-print-directory kernel-source
+	@$(MAKE) --no-print-directory checker >$(BUILD)/logs/checker-build.out 2>&1 & checker=$$!; \
+	$(MAKE) --no-print-directory kernel; rc=$$?; \
+	wait $$checker || { echo "error: the checker did not build:" >&2; rc=1; }; cat $(BUILD)/logs/checker-build.out; exit $$rc
 	@scripts/mainline-kernel.sh --go
 	@$(PHASE) "the 6.12 stages: their modules, the checker, one guest per stage"
 	@$(MAKE) --no-print-directory checker & checker=$$!; \

@@ -124,6 +124,19 @@ out=$(shellcheck -x qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-drive
 result $? "shellcheck: every script is clean" "$out"
 out=$(scripts/lint-pipe-exits.py qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(tail -n 1 <<<"$out"))" "$out"
+# make kernel-profile's report, on a made-up log of five compiler calls and
+# the real tree: each file is charged to the Kconfig symbol that builds it
+# (obj-$(CONFIG_X) += file.o, a composite object, a directory, or obj-y).
+fake=$(mktemp)
+printf '%s\n' "12000 2000 $src/fs/udf/file.c" "13000 3000 $src/drivers/dax/device.c" "14000 1000 $src/kernel/fork.c" \
+	"16000 4000 $src/kernel/trace/trace.c" "17000 500 $src/kernel/events/core.c" >"$fake"
+out=$(scripts/kernel-profile-report.py "$fake" 0 20000 2 "$src" 2>&1)
+rc=$?
+for want in "CONFIG_TRACING +4\.0 s" "CONFIG_DEV_DAX +3\.0 s" "CONFIG_UDF_FS +2\.0 s" "always +1\.0 s" "CONFIG_PERF_EVENTS +0\.5 s"; do
+	grep -qE "^  $want " <<<"$out" || { rc=1 && out+=$'\n'"missing: $want"; }
+done
+rm -f "$fake"
+result "$rc" "make kernel-profile's report charges each file to the Kconfig symbol that builds it" "$out"
 out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?
 tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1

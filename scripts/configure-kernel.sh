@@ -25,9 +25,30 @@ cat "$@" | awk '
 	END { for (i = 1; i <= n; i++) print value[order[i]] }
 ' >"$fragment"
 echo ">> configuring kernel in $obj (tinyconfig + ${names[*]})"
-make -s -C "$src" O="$obj" ARCH=x86_64 tinyconfig >/dev/null
-"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$fragment" >/dev/null
-make -s -C "$src" O="$obj" ARCH=x86_64 olddefconfig >/dev/null
+fresh=1
+[ ! -f "$obj/include/config/auto.conf" ] || fresh=0
+# `make tinyconfig` is allnoconfig with tiny-base.config, then tiny.config
+# merged and olddefconfig; here tiny.config and the kit's fragment are merged
+# in one go and olddefconfig runs once. Each pass parses every Kconfig file
+# and runs its compiler probes (about 5 s); the .config is the same (compared
+# on both kernels). ARCH=x86_64 makes allnoconfig start from a 64-bit kernel
+# (ARCH=x86 would leave IBT, 5-level paging, VMAP_STACK... to olddefconfig's
+# defaults, on).
+make -s -C "$src" O="$obj" ARCH=x86_64 KCONFIG_ALLCONFIG=kernel/configs/tiny-base.config allnoconfig >/dev/null
+tiny=()
+for f in "$src/kernel/configs/tiny.config" "$src/arch/x86/configs/tiny.config"; do
+	[ ! -f "$f" ] || tiny+=("$f")
+done
+"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${tiny[@]}" "$fragment" >/dev/null
+# olddefconfig writes include/config/auto.conf (what the build reads) only
+# when there is none, so in a new build directory the one allnoconfig wrote
+# is removed: then the build does not parse the Kconfig files once more
+# (syncconfig), provided it sees the same ARCH (the build leaves it unset).
+# A directory that was built before keeps its auto.conf: the build's
+# syncconfig compares the two and marks only the changed options, so that
+# rebuild stays incremental.
+[ "$fresh" = 0 ] || rm -f "$obj/include/config/auto.conf"
+make -s -C "$src" O="$obj" olddefconfig >/dev/null
 
 # Options the series adds are absent from an unpatched (stock) tree: only
 # the symbols some Kconfig file defines are checked. One pass over the
