@@ -137,6 +137,13 @@ for want in "CONFIG_TRACING +4\.0 s" "CONFIG_DEV_DAX +3\.0 s" "CONFIG_UDF_FS +2\
 done
 rm -f "$fake"
 result "$rc" "make kernel-profile's report charges each file to the Kconfig symbol that builds it" "$out"
+# The README's measured-times block and the docs' table come from one run
+# (scripts/record-times.sh writes both): the same commit and the same total.
+readme_run=$(sed -n 's/^The last recorded run: commit \([0-9a-f]*\),.* ran for \([0-9]* min [0-9]* s\):.*/\1 \2/p' README.md)
+docs_run="$(sed -n 's/^Measured on .* at commit \([0-9a-f]*\):.*/\1/p' Documentation/measured-times.inc) $(awk \
+	'/the whole ..make check../ { getline; sub(/^ *- /, ""); print }' Documentation/measured-times.inc)"
+[ -n "$readme_run" ] && [ "$readme_run" = "$docs_run" ]
+result $? "README.md and Documentation/measured-times.inc show the same recorded run ($readme_run)" "README: $readme_run, docs: $docs_run"
 out=$(scripts/run-vma-tests.sh "$src" 2>&1)
 rc=$?
 tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1
