@@ -17,7 +17,9 @@ reconfigure=0
 [ -f "$obj/.config" ] && [ ! "$src/Makefile" -nt "$obj/.config" ] || reconfigure=1
 for f in "${fragments[@]}"; do [ ! "$f" -nt "$obj/.config" ] || reconfigure=1; done
 if [ "$reconfigure" = 1 ]; then
+	start=$(date +%s)
 	"$here/configure-kernel.sh" "$src" "$obj" "${fragments[@]}"
+	mkdir -p "$(dirname "$obj")/timings" && echo $(($(date +%s) - start)) >"$(dirname "$obj")/timings/configure-$(basename "$obj")"
 fi
 jobs=$(nproc)
 if [ "$prepare_only" = 1 ]; then

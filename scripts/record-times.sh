@@ -10,6 +10,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 t="$top/build/timings"
 get() { if [ -f "$t/$1" ]; then cat "$t/$1"; else echo "not measured"; fi; }
+secs() { case "$1" in *[!0-9]*) echo "$1" ;; *) echo "$1 s" ;; esac; }
 mins() { case "$1" in *[!0-9]*) echo "$1" ;; *) printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)) ;; esac; }
 out="$top/Documentation/measured-times.inc"
 {
@@ -29,6 +30,8 @@ out="$top/Documentation/measured-times.inc"
 	fi
 	echo "   * - unpacking linux-source-6.12 and applying the series"
 	echo "     - $(mins "$(get unpack)")"
+	echo "   * - configuring the kernel (tinyconfig + qemu/kernel.config)"
+	echo "     - $(mins "$(get configure-kernel)")"
 	echo "   * - building the kernel from scratch"
 	echo "     - $(mins "$(get kernel-kernel)")"
 	echo "   * - fetching Debian's mainline linux-source-7.* (private apt state) and unpacking it"
@@ -118,14 +121,14 @@ block=$(mktemp)
 	echo '|---|---|---|'
 	first_boot=none
 	[ ! -f "$t/first-boot" ] || first_boot=$(clock $(($(cat "$t/first-boot") - $(cat "$t/check-start"))))
-	awk -F'\t' -v end="$total" -v k612="$(mins "$(get kernel-kernel)")" \
+	awk -F'\t' -v end="$total" -v k612="$(mins "$(get kernel-kernel)")" -v unpack="$(secs "$(get unpack)")" -v conf="$(secs "$(get configure-kernel)")" \
 		-v kml="$(mins "$(get kernel-kernel-mainline)")" -v boot="$first_boot" '
 		{ at[NR] = $1; what[NR] = $2 }
 		END {
 			for (i = 1; i <= NR; i++) {
 				stop = (i < NR) ? at[i + 1] : end
 				w = what[i]
-				if (w ~ /^the 6\.12 kernel/) w = w "; the build itself: " k612
+				if (w ~ /^the 6\.12 kernel/) w = w "; unpacking: " unpack ", configuring: " conf ", the build itself: " k612
 				if (w ~ /^the 6\.12 stages/ && boot != "none") w = w "; the first guest boots at " boot
 				if (w ~ /^waiting for the mainline kernel/) w = w "; its build: " kml
 				gsub(/\|/, "\\|", w)
