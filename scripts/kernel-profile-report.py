@@ -22,10 +22,13 @@ import sys
 LINE_OBJ = re.compile(r"^([A-Za-z0-9_.-]+?)-(y|objs|\$\((CONFIG_[A-Za-z0-9_]+)\))\s*[:+]?=(.*)$")
 
 
-def makefile_entries(directory, cache={}):
+MAKEFILES = {}  # directory -> its entries, each Makefile read once
+
+
+def makefile_entries(directory):
     """[(goal, symbol or None, [tokens])] of a directory's Makefile/Kbuild."""
-    if directory in cache:
-        return cache[directory]
+    if directory in MAKEFILES:
+        return MAKEFILES[directory]
     entries = []
     for name in ("Kbuild", "Makefile"):
         path = os.path.join(directory, name)
@@ -36,7 +39,7 @@ def makefile_entries(directory, cache={}):
             m = LINE_OBJ.match(line.strip())
             if m:
                 entries.append((m.group(1), m.group(3), m.group(4).split()))
-    cache[directory] = entries
+    MAKEFILES[directory] = entries
     return entries
 
 
