@@ -128,7 +128,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
 
 	cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$dir/mmap_lab0.c" 2>&1)
-	rc=0
+	rc=$? # checkpatch's own status too: a checkpatch that did not run is not a clean file
 	grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
 	result "$rc" "$name: the converted driver is checkpatch --strict clean" "$cp_out"
 
@@ -188,6 +188,48 @@ if [ "$result_name" = cocci ]; then
 		cmp -s "$partial" "$partial.orig"
 		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
 	done
+	# The remap's protection in a local that branches set, the cases of
+	# scripts/coccinelle/protection-cases.py: converted, each must be the
+	# expected code (no branch left empty), checkpatch --strict clean and
+	# build with W=1 -Werror; the others reported, with their reason, and
+	# left untouched. All in one conversion, one report and one build.
+	cases="$out/protection"
+	rm -rf "$cases"
+	mapfile -t names < <("$here/coccinelle/protection-cases.py" "$legacy/mmap_lab0.c" "$cases/src")
+	mkdir -p "$cases/converted"
+	cp "$cases"/src/*.c "$cases/converted/"
+	report=$("$conv" --report "$cases"/src/*.c 2>&1)
+	"$conv" "$cases"/converted/*.c >/dev/null 2>&1
+	built=()
+	for name in "${names[@]}"; do
+		expected=$(cat "$cases/src/$name.expected") c="$cases/converted/$name.c"
+		if [[ "$expected" == report:* ]]; then
+			rc=1
+			cmp -s "$c" "$cases/src/$name.c" && grep -qF "$name.c:" <<<"$report" &&
+				grep -F "$name.c:" <<<"$report" | grep -qF "mmap_lab_mmap: not converted: ${expected#report: }" && rc=0
+			result "$rc" "protection case $name: reported and left untouched (${expected#report: })" "$(grep -F "$name.c:" <<<"$report")"
+			continue
+		fi
+		got=$(python3 -c 'import re, sys
+m = re.search(r"unsigned long size = vma_desc_size\(desc\);\n\n(.*?)\t/\*\n\t \* MAP_SHARED", open(sys.argv[1]).read(), re.S)
+print(m.group(1) if m else "(no converted hook)")' "$c")
+		rc=1
+		[ "$got" = "$expected" ] && grep -qF "$name.c:88: mmap_lab_mmap: convertible" <<<"$report" && rc=0
+		result "$rc" "protection case $name: reported convertible, converted to the expected code" \
+			"$(diff <(echo "$expected") <(echo "$got"))"
+		cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$c" 2>&1)
+		rc=$?
+		grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
+		result "$rc" "protection case $name: checkpatch --strict clean" "$cp_out"
+		built+=("${name//-/_}.o")
+	done
+	echo "obj-m := ${built[*]}" >"$cases/converted/Kbuild"
+	for name in "${names[@]}"; do
+		[ "$name" = "${name//-/_}" ] || mv "$cases/converted/$name.c" "$cases/converted/${name//-/_}.c"
+	done
+	build=$(make -s -C "$kobj" M="$cases/converted" W=1 KCFLAGS=-Werror modules 2>&1)
+	result $? "the ${#built[@]} converted protection cases build with W=1 -Werror against $(basename "$kobj")" "$build"
+
 	# A comparison of named flags has a mainline form (some flags set, the
 	# others clear): stage 0 comparing its flags is converted on both
 	# targets. A mask that is not named VM_* flags has none: reported and

@@ -43,35 +43,69 @@ run_spatch() {
 	return "$rc"
 }
 
-# Convert $1 in place; if spatch left the VMA or the file argument in a
-# converted hook (code it could not parse), put the original back and say so.
+# spatch takes the files on its command line as one group, in which a hook
+# of one file can be matched against the rules' findings in another (two
+# files with a hook of the same name: one not convertible hides the other's
+# verdict). Every file is its own group here, all in one spatch run.
+file_groups() {
+	printf '%s\n\n' "$@" >"$tmp/groups"
+	echo "$tmp/groups"
+}
+
+# Convert the files in place; a converted hook in which spatch left the VMA
+# or the file argument (code it could not parse), or an emptied branch
+# (verify-converted.py), is put back as it was, with a message. Status 1 if
+# any file was put back.
 convert() {
-	cp "$1" "$tmp/original.c"
-	run_spatch -D patch --in-place "$1" >/dev/null || true
-	"$here/tidy-converted.py" "$1" >/dev/null
-	if ! "$here/verify-converted.py" "$tmp/original.c" "$1" >&2; then
-		cp "$tmp/original.c" "$1"
-		echo "$1: left untouched" >&2
-		return 1
-	fi
+	local i=0 f rc=0
+	mkdir -p "$tmp/original"
+	for f; do
+		cp "$f" "$tmp/original/$i.c"
+		i=$((i + 1))
+	done
+	run_spatch -D patch --in-place --file-groups "$(file_groups "$@")" >/dev/null || true
+	i=0
+	for f; do
+		"$here/tidy-converted.py" "$f" >/dev/null
+		if ! "$here/verify-converted.py" "$tmp/original/$i.c" "$f" >&2; then
+			cp "$tmp/original/$i.c" "$f"
+			echo "$f: left untouched" >&2
+			rc=1
+		fi
+		i=$((i + 1))
+	done
+	return "$rc"
 }
 
 if [ "$mode" = patch ]; then
-	rc=0
-	for f in "$@"; do
-		convert "$f" || rc=1
-	done
-	exit "$rc"
+	convert "$@"
+	exit
 fi
-# One spatch for all the files; then each "convertible" verdict is tried on
-# a copy: a hook spatch could not parse in full is reported as such.
-run_spatch -D report "$@" >"$tmp/report.txt" || true
+# One spatch for all the files; then every "convertible" verdict is tried on
+# a copy, all copies in one conversion: a hook spatch could not parse in
+# full, or whose conversion verify-converted.py refuses, is reported as
+# such.
+run_spatch -D report --file-groups "$(file_groups "$@")" >"$tmp/report.txt" || true
+mkdir -p "$tmp/trial"
+trials=() i=0
 while IFS= read -r line; do
 	if [[ "$line" == *": convertible" ]]; then
-		f=${line%%:*}
-		cp "$f" "$tmp/trial.c"
-		if ! convert "$tmp/trial.c" 2>/dev/null || cmp -s "$f" "$tmp/trial.c"; then
-			line="${line%: convertible}: not converted: part of it was not parsed by spatch (an #ifdef branch or a macro?)"
+		mkdir -p "$tmp/trial/$i"
+		cp "${line%%:*}" "$tmp/trial/$i/"
+		trials+=("$tmp/trial/$i/$(basename "${line%%:*}")")
+		i=$((i + 1))
+	fi
+done <"$tmp/report.txt"
+[ "${#trials[@]}" = 0 ] || convert "${trials[@]}" 2>"$tmp/trial.err" || true
+i=0
+while IFS= read -r line; do
+	if [[ "$line" == *": convertible" ]]; then
+		f=${line%%:*} trial=${trials[$i]}
+		i=$((i + 1))
+		if cmp -s "$f" "$trial"; then
+			# verify-converted.py's reason, when it gave one
+			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1)
+			line="${line%: convertible}: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
 		fi
 	fi
 	echo "$line"

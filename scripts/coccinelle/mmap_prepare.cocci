@@ -547,6 +547,9 @@ reasons = [
     (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
 ]
 why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
+key = (p[0].file, f.strip())
+if why.startswith("a remap") and any((key, a) in bad_aliases for a in prot_aliases.get(key, ())):
+    why = "the remap's protection is a local set otherwise than to the VMA's protection or pgprot_*() of it"
 coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
 
 @script:python depends on report && !bad@

@@ -16,7 +16,13 @@ not do itself:
   columns, aligned after the parenthesis;
 - a long flags test in an if, "(vma->vm_flags & (A | B)) != (A | B)",
   spread over two lines, had braces around its one statement; its
-  mainline form is one line, and checkpatch wants no braces then.
+  mainline form is one line, and checkpatch wants no braces then;
+- a branch whose one statement copied the VMA's protection into the local
+  the remap used ("else prot = vma->vm_page_prot;") is left empty, "{}",
+  once that copy is gone: drop an empty else; an empty if with an else
+  becomes the else under the negated test; an empty if alone goes, when its
+  test has no side effects (else it stays, and verify-converted.py refuses
+  the conversion).
 
 Usage: tidy-converted.py FILE...
 """
@@ -112,6 +118,81 @@ def unbrace_flag_tests(text):
     return text, count
 
 
+def side_effect_free(cond):
+    """No call, assignment, increment or decrement in a test."""
+    return not re.search(r"\w\s*\(|\+\+|--|(?<![=!<>])=(?!=)", cond)
+
+
+def negate(cond):
+    """The test negated, and how far its text moved to the right."""
+    m = re.fullmatch(r"!\((.*)\)", cond, re.S)
+    if m and balanced(m.group(1)):
+        return m.group(1), -2
+    m = re.fullmatch(r"!([\w.]+(?:->[\w.]+)*)", cond)
+    if m:
+        return m.group(1), -1
+    return "!(" + cond + ")", 2
+
+
+def balanced(text):
+    depth = 0
+    for c in text:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def realign(cond, shift):
+    """Continuation lines of a test aligned after its parenthesis, moved."""
+    def move(m):
+        head = m.group(1).expandtabs(8)
+        col = max(len(head) + shift, 0)
+        return "\n" + "\t" * (col // 8) + " " * (col % 8)
+    return re.sub(r"\n([\t ]*)", move, cond)
+
+
+COND = r"((?:[^{};\n]|\n\1\s)*?)"
+# "else {}" as spatch leaves it, unbraced or braced.
+EMPTY_ELSE = re.compile(r"^(\t+)else\n\1\t\{\}\n|(?<=^)(\t+)\} else \{\n\2\}\n", re.M)
+# "if (C) {}", unbraced or braced, and the "else" that follows it if any.
+EMPTY_IF = re.compile(r"^(\t+)if \(" + COND + r"\)(?:\n\1\t\{\}\n(\1else\n)?| \{\n\1\}( else \{)?\n)", re.M)
+# A braced branch of one one-line statement, once it is alone.
+ONE_STATEMENT = re.compile(r"^(\t+)if \(" + COND + r"\) \{\n(\1\t[^\n]+;)\n\1\}\n(?!\1else)", re.M)
+
+
+def drop_empty_branches(text):
+    """Inside converted hooks: the branches emptied by the removal of the
+    protection copy (see the module's docstring)."""
+    count = 0
+    for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
+        end = text.find("\n}\n", m.end())
+        if end < 0:
+            continue
+        body, n = EMPTY_ELSE.subn(lambda e: "" if e.group(1) else e.group(2) + "}\n", text[m.end():end])
+
+        def empty_if(e):
+            nonlocal n
+            indent, cond = e.group(1), e.group(2)
+            if e.group(3) or e.group(4):
+                new, shift = negate(cond)
+                n += 1
+                return indent + "if (" + realign(new, shift) + ")" + (" {" if e.group(4) else "") + "\n"
+            if side_effect_free(cond):
+                n += 1
+                return ""
+            return e.group(0)
+        body = EMPTY_IF.sub(empty_if, body)
+        if n:
+            body = ONE_STATEMENT.sub(r"\1if (\2)\n\3\n", body)
+        # An emptied if that went leaves two blank lines in a row.
+        body = re.sub(r"\n\n\n+", "\n\n", body)
+        if n:
+            text = text[:m.end()] + body + text[end:]
+            count += n
+    return text, count
+
+
 def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
@@ -120,11 +201,13 @@ def main():
         text, braces = brace_on_own_line(text)
         text, wrapped = wrap_flags_calls(text)
         text, unbraced = unbrace_flag_tests(text)
-        if changed or braces or wrapped or unbraced:
+        text, emptied = drop_empty_branches(text)
+        if changed or braces or wrapped or unbraced or emptied:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
-              f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced")
+              f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced,"
+              f" {emptied} emptied branch(es) dropped")
 
 
 if __name__ == "__main__":

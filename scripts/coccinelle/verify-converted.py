@@ -6,9 +6,12 @@ became F_prepare(struct vm_area_desc *desc) must no longer name FILE or VMA
 in its body (other than as a field, desc->file, or as the type
 "struct file" when the argument was called file). spatch skips code it cannot
 parse, often a branch under #ifdef, and leaves it as it was: this catches
-what it left behind.
+what it left behind. It also refuses a hook in which a branch was left
+empty (see tidy-converted.py: an emptied if whose test may have side
+effects).
 
-Prints one line per hook that is not clean; exit status 1 if any.
+Prints "CONVERTED: HOOK: not converted: REASON" per hook that is not clean;
+exit status 1 if any.
 Usage: verify-converted.py ORIGINAL CONVERTED
 """
 import re
@@ -48,8 +51,12 @@ def main():
                 if re.search(r"(?<![\w.>])" + re.escape(name) + r"\b", code_only(code))}
         if left:
             bad += 1
-            print(f"{sys.argv[2]}: {hook}: '{', '.join(sorted(left))}' left in the converted hook:"
-                  " spatch could not parse all of it (an #ifdef branch or a macro?)")
+            print(f"{sys.argv[2]}: {hook}: not converted: part of it was not parsed by spatch"
+                  f" (an #ifdef branch or a macro?): '{', '.join(sorted(left))}' was left in it")
+        elif re.search(r"^\t+(?:\{\}|\} else \{\n\t+\})$|\) \{\n\t+\}$", code_only(code), re.M):
+            bad += 1
+            print(f"{sys.argv[2]}: {hook}: not converted: a branch that only copied the VMA's protection"
+                  " is empty once the copy goes, and its test may have side effects: rewrite that branch by hand")
     return 1 if bad else 0
 
 
