@@ -143,6 +143,10 @@ kit_mainline_unavailable() {
 		echo "$KIT_MAINLINE_UNAVAILABLE"
 	elif [ -s "$kit_root/build/mainline-unavailable" ]; then
 		cat "$kit_root/build/mainline-unavailable"
+	elif [ -s "$kit_root/build/logs/mainline-kernel.status" ] &&
+		[ "$(cat "$kit_root/build/logs/mainline-kernel.status")" != 0 ]; then
+		# make check counts this failure once, in the mainline-kernel row
+		echo "the mainline kernel did not build (build/logs/mainline-kernel.log)"
 	elif [ ! -f "$kit_root/build/kernel-mainline/.stamp-kernel-built" ]; then
 		echo "the mainline kernel is not built yet (make kernel-mainline)"
 	fi

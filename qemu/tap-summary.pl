@@ -20,8 +20,9 @@ for my $file (@ARGV) {
 	while (my $result = $parser->next) {
 		print $result->as_string, "\n";
 		next unless $result->is_test;
+		# (is_actual_ok: a "not ok ... # TODO" is a failure here)
 		if ($result->has_skip) { $skipped++; }
-		elsif ($result->is_ok) { $passed++; }
+		elsif ($result->is_actual_ok) { $passed++; }
 		else { $failed++; }
 	}
 	my @problems;

@@ -30,10 +30,13 @@ prepare() { # ID
 	for f in "$src"/*.c; do names+=("$rel/$(basename "$f")"); done
 	echo ">> stage $id: checking ${names[*]} ($which)"
 	mkdir -p "$out"
-	# A module built from the other source must not survive a switch.
+	# A module built from the other source must not survive a switch; nor
+	# may one from an earlier run when this build fails (a guest would load
+	# it): kbuild links a .ko again from its objects in a moment.
 	if [ "$(cut -f1 "$out/.checked" 2>/dev/null)" != "$rel" ]; then
-		rm -f "$out"/*.c "$out"/*.h "$out"/*.o "$out"/*.ko
+		rm -f "$out"/*.c "$out"/*.h "$out"/*.o
 	fi
+	rm -f "$out"/*.ko
 	# Copy only what changed, so kbuild's timestamps stay meaningful.
 	for f in "$src"/*.c "$src"/*.h "$src"/Kbuild; do
 		[ -e "$f" ] || continue

@@ -112,6 +112,29 @@ rc=$?
 	[ "$(cat build/logs/mainline-skip-test.result)" = "mainline-skip-test 0 0 1 -" ] || rc=1
 rm -rf build/logs/mainline-skip-test.result build/logs/mainline-skip-test
 result "$rc" "mainline stage $mainline_stage without its kernel: reported as skipped with the reason" "$out"
+# A mainline kernel that fails to build is a failure of make check (its
+# own summary row), never a skip only, and leaves no older image to boot:
+# scripts/mainline-kernel.sh in a sandbox kit whose fetch works and whose
+# build fails, over a build directory that has an older, good build.
+sandbox=$(mktemp -d)
+mkdir -p "$sandbox/scripts" "$sandbox/qemu" "$sandbox/build/kernel-mainline"
+cp scripts/mainline-kernel.sh "$sandbox/scripts/" && cp qemu/stages.sh qemu/kernel*.config "$sandbox/qemu/"
+# shellcheck disable=SC2016 # the stubs' own $1
+printf '#!/bin/sh\nmkdir -p "$1" && touch "$1/.kit-source-version" && echo 7.0-test >"$1/.kit-package-version"\n' \
+	>"$sandbox/scripts/fetch-mainline-source.sh"
+printf '#!/bin/sh\necho "simulated build failure" >&2\nexit 2\n' >"$sandbox/scripts/build-kernel.sh"
+chmod +x "$sandbox"/scripts/*.sh
+touch -d '1 hour ago' "$sandbox/build/kernel-mainline/.stamp-kernel-built"
+out=$("$sandbox/scripts/mainline-kernel.sh" --wait 2>&1)
+rc=$?
+why=$(bash -c '. "$1" && kit_mainline_unavailable' _ "$sandbox/qemu/stages.sh")
+row=$(cat "$sandbox/build/logs/mainline-kernel.result" 2>/dev/null)
+out+=$'\n'"exit status $rc; row: $row; stamp: $(ls -A "$sandbox/build/kernel-mainline"); reason: $why"
+rc2=1
+[ "$rc" != 0 ] && [ "$row" = "mainline-kernel 0 1 0 -" ] && [ ! -e "$sandbox/build/kernel-mainline/.stamp-kernel-built" ] &&
+	[[ "$why" == *"did not build"* ]] && rc2=0
+rm -rf "$sandbox"
+result "$rc2" "a mainline kernel that fails to build: a failed summary row, no older image left to boot, its stages skipped for that" "$out"
 # The adaptation guide's rename (Documentation/labs/example-driver.rst):
 # the renamed copy builds against the kit kernel, under the new name.
 rm -rf build/logs/rename-test

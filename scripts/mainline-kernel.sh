@@ -56,7 +56,10 @@ stale() {
 
 build() {
 	if stale; then
-		"$here/build-kernel.sh" "$src" "$obj" "${fragments[@]}"
+		# A build that fails must not leave an older image to boot.
+		rm -f "$obj/.stamp-kernel-built"
+		# (explicit: callers run this under "||", where set -e is off)
+		"$here/build-kernel.sh" "$src" "$obj" "${fragments[@]}" || return
 		touch "$obj/.stamp-kernel-built"
 	else
 		echo ">> mainline kernel up to date in ${obj#"$kit_root"/} ($(cat "$src/.kit-package-version"))"
@@ -99,10 +102,43 @@ background() {
 	return "$rc"
 }
 
+# The row of make check's summary for the mainline kernel itself
+# (build/logs/mainline-kernel.result): passed when built, skipped when the
+# source could not be had (build/mainline-unavailable says why), failed
+# when the fetch or the build failed: its stages are then skipped, and this
+# row is the failure that make check counts.
+record() { # STATUS
+	local counts="1 0 0"
+	if [ "$1" != 0 ]; then
+		counts="0 1 0"
+	elif [ -s "$unavailable" ]; then
+		counts="0 0 1"
+	fi
+	echo "mainline-kernel $counts -" >"$build/logs/mainline-kernel.result"
+}
+
 mkdir -p "$build/logs" "$build/timings"
 case "${1:-}" in
-'')
-	fetch_and_build
+''|--wait)
+	if [ "${1:-}" = '' ] || [ ! -f "$pending" ]; then
+		# In the foreground (--wait with no background build pending:
+		# quick when up to date).
+		rm -f "$status"
+		rc=0
+		fetch_and_build || rc=$?
+		echo "$rc" >"$status"
+		record "$rc"
+		exit "$rc"
+	fi
+	touch "$go_file"
+	if [ ! -f "$status" ]; then
+		echo ">> waiting for the mainline kernel build (log: ${log#"$kit_root"/})"
+		while [ ! -f "$status" ]; do sleep 2; done
+	fi
+	rm -f "$pending"
+	sed 's/^/   /' "$log"
+	record "$(cat "$status")"
+	exit "$(cat "$status")"
 	;;
 --start)
 	rm -f "$status" "$go_file"
@@ -123,21 +159,6 @@ case "${1:-}" in
 --go)
 	touch "$go_file"
 	[ ! -f "$pending" ] || echo ">> the mainline kernel now builds in the background (log: ${log#"$kit_root"/})"
-	;;
---wait)
-	# No background build pending: do it here (quick when up to date).
-	if [ ! -f "$pending" ]; then
-		fetch_and_build
-		exit
-	fi
-	touch "$go_file"
-	if [ ! -f "$status" ]; then
-		echo ">> waiting for the mainline kernel build (log: ${log#"$kit_root"/})"
-		while [ ! -f "$status" ]; do sleep 2; done
-	fi
-	rm -f "$pending"
-	sed 's/^/   /' "$log"
-	exit "$(cat "$status")"
 	;;
 *)
 	echo "usage: $0 [--start [--now] | --go | --wait]" >&2

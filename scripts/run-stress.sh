@@ -73,6 +73,14 @@ while IFS= read -r line; do
 	esac
 done <"$out/stress.tap"
 [ "$guest_tests" -gt 0 ] || result 1 "the stress program printed its tests"
+# Its plan and exit status too (qemu/tap-summary.pl): a program that died
+# after its first tests must not pass on those.
+end=$(tr -d '\r' <"$log" | sed -n 's/^### KIT TAP END stress_mmap exit=//p' | tail -n 1)
+rm -f "$out/stress.tap.exit"
+[ -z "$end" ] || echo "$end" >"$out/stress.tap.exit"
+rc=0
+problems=$(perl "$kit_root/qemu/tap-summary.pl" "$out/stress.tap" 2>&1 | grep -E '^not ok - stress: ') && rc=1
+result "$rc" "the stress program's TAP is whole: its plan holds and it exited 0" "$problems"
 rc=0
 kit_guest_finished "$log" || rc=1
 result "$rc" "the stress guest ran to the end and powered off"
