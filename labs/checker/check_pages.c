@@ -52,18 +52,30 @@ FIXTURE_TEARDOWN(pages)
 		close(self->fd);
 }
 
-/* The PFN behind the page at addr, or 0 when /proc/self/pagemap has none. */
+/* pfn_of()'s answer when /proc/self/pagemap cannot be read at all. */
+#define PFN_UNREADABLE		UINT64_MAX
+
+/*
+ * The PFN behind the page at addr, 0 when /proc/self/pagemap shows none, or
+ * PFN_UNREADABLE (errno set) when it cannot be read: a test must not take
+ * that for "no PFN".
+ */
 static uint64_t pfn_of(const void *addr, unsigned long page)
 {
 	uint64_t entry = 0;
 	off_t off = (off_t)((uintptr_t)addr / page) * sizeof(entry);
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	ssize_t got;
 
 	if (fd < 0)
-		return 0;
-	if (pread(fd, &entry, sizeof(entry), off) != (ssize_t)sizeof(entry))
-		entry = 0;
+		return PFN_UNREADABLE;
+	got = pread(fd, &entry, sizeof(entry), off);
 	close(fd);
+	if (got != (ssize_t)sizeof(entry)) {
+		if (got >= 0)
+			errno = EIO;
+		return PFN_UNREADABLE;
+	}
 	if (!(entry & PAGEMAP_PRESENT))
 		return 0;
 	return entry & PAGEMAP_PFN_MASK;
@@ -93,12 +105,13 @@ TEST_F(pages, offset_mapping_shows_file_pages)
 }
 
 /*
- * What /proc/self/pagemap shows of a whole-buffer mapping right after
- * mmap(), before any access. "scattered": every page is present (the action
+ * What /proc/self/pagemap shows of a whole-buffer mapping. "scattered",
+ * right after mmap(), before any access: every page is present (the action
  * populated it) and the pages are not all physical neighbours, so no single
- * PFN range could have mapped them. "pfnmap": no page shows a PFN, because
- * page-table walkers skip VM_PFNMAP mappings (a driver that maps such a
- * device with struct pages instead would show them).
+ * PFN range could have mapped them. "pfnmap", after a read of every page: no
+ * page shows a PFN, because page-table walkers skip VM_PFNMAP mappings (a
+ * driver that maps the buffer with struct pages instead, faulted in or not,
+ * shows them once they are read).
  */
 TEST_F(pages, pfn_layout_as_expected)
 {
@@ -108,8 +121,16 @@ TEST_F(pages, pfn_layout_as_expected)
 	uint8_t *p;
 
 	LAB_MMAP(p, &self->maps, self->size, PROT_READ, MAP_SHARED, self->fd, 0);
+	if (!scattered) {
+		for (i = 0; i < n; i++)
+			(void)*(volatile uint8_t *)(p + i * self->page);
+	}
 	for (i = 0; i < n; i++) {
 		pfn = pfn_of(p + i * self->page, self->page);
+		ASSERT_NE(PFN_UNREADABLE, pfn) {
+			TH_LOG("/proc/self/pagemap cannot be read: %s",
+			       strerror(errno));
+		}
 		if (!scattered) {
 			ASSERT_EQ(0ULL, pfn) {
 				TH_LOG("page %lu of a PFN map shows PFN %#llx in "
