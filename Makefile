@@ -31,6 +31,14 @@ $(error unknown STAGE=$(STAGE); valid stages: $(STAGES))
 endif
 endif
 CHECK_STAGES := $(if $(STAGE),$(STAGE),$(STAGES))
+# The lab stages, those make start copies: the labs/NN-name folders.
+LAB_STAGES = $(patsubst 0%,%,$(patsubst labs/%,%,$(foreach d,$(wildcard labs/[0-9][0-9]-*),$(firstword $(subst -, ,$(d))))))
+# make boot needs a STAGE before it builds anything.
+ifneq ($(filter boot,$(MAKECMDGOALS)),)
+ifeq ($(STAGE),)
+$(error usage: make boot STAGE=N (one of: $(STAGES)))
+endif
+endif
 # Worked out on first use only, once (each costs a fraction of a second, and
 # most targets need neither): the lazy-once idiom of GNU make.
 MAINLINE_STAGES = $(eval MAINLINE_STAGES := $$(shell qemu/stages.sh list-kernel mainline))$(MAINLINE_STAGES)
@@ -68,7 +76,7 @@ modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build 
 	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(CHECK_STAGES)
 
 start: ## copy STAGE=N's skeleton into work/NN-name/, your copy (never overwritten)
-	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(filter-out smoke intree example harness,$(STAGES)))" >&2; exit 2; }
+	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(LAB_STAGES))" >&2; exit 2; }
 	@scripts/start-stage.sh $(STAGE)
 
 diff: ## show your work/ copy of STAGE=N against the reference solution
@@ -189,7 +197,6 @@ check-mainline: kernel-mainline checker ## only the mainline stages: fetch and b
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
 
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
-	@test -n "$(STAGE)" || { echo "usage: make boot STAGE=N (one of: $(STAGES))" >&2; exit 2; }
 	@qemu/make-initramfs.sh "$$(qemu/stages.sh conf $(STAGE))" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
 	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"

@@ -6,7 +6,9 @@
 #   make boot STAGE=N           fed from a pipe: the guest runs that same module
 #   paste TODO 1, make check    TODO 1's named checks now pass; and so on
 #   make check STAGE=N          passes once every answer is in
+#   make check STAGE=N SOLUTION=1  checks the solution instead, passes
 #   make diff STAGE=N           the copy is the solution
+#   rm -r work/NN-name, make start  a fresh skeleton
 #   make clean, make skeletons  the copy is untouched
 # With --record, the outputs of the failing and the passing run are written
 # to Documentation/labs/_captured/ for the labs pages.
@@ -25,6 +27,9 @@ cd "$top" || exit 1
 . scripts/stage-todos.sh
 # shellcheck source=scripts/replay-boot.sh
 . scripts/replay-boot.sh
+# The learner runs make from a shell, not from inside make (make check,
+# make record-loop): what our makes print must be what theirs prints.
+unset MAKELEVEL MAKEFLAGS MFLAGS
 area="$top/build/learner-loop"
 export KIT_WORK_DIR="$area/work"
 rm -rf "$area" && mkdir -p "$area"
@@ -32,17 +37,21 @@ lab=$(kit_stage_dir "$id")
 work=$(kit_work_dir "$id")
 src=$(basename "$(ls "$lab"/*.c)")
 passed=0 failed=0 n=0
-result() { # RC DESCRIPTION
+result() { # RC DESCRIPTION [DETAIL: printed under a failure]
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; passed=$((passed + 1))
-	else echo "not ok $n - $2"; failed=$((failed + 1)); fi
+	else
+		echo "not ok $n - $2"
+		failed=$((failed + 1))
+		[ -z "${3:-}" ] || while IFS= read -r line; do echo "#   $line"; done <<<"$3"
+	fi
 }
 check() { # OUTPUT_FILE: make check STAGE=id, output kept; returns its status
 	make -s check STAGE="$id" >"$1" 2>&1
 }
-# Did the named test pass in the last run of the stage?
+# Did the named test pass (not skip) in the last run of the stage?
 test_passed() {
-	grep -qE "^ok [0-9]+ ${1//./\\.}( |$)" "$top/build/logs/$id"/*.tap
+	awk -v t="$1" '$1 == "ok" && $3 == t && !/# SKIP/ { found = 1 } END { exit !found }' "$top/build/logs/$id"/*.tap
 }
 
 echo "TAP version 13"
@@ -60,7 +69,7 @@ result $? "the first line names the learner's file: $(head -n 1 "$area/failing.t
 todos=$(kit_stage_todos "$id" | tr '\n' ' ')
 grep -q "TODOs left: $(for t in $todos; do printf '%s (line [0-9]*), ' "$t"; done | sed 's/, $//')" "$area/failing.txt"
 result $? "make check lists every TODO as left: $(grep -o 'TODOs left: .*' "$area/failing.txt")"
-grep -qE '^1 .*your copy$' "$area/failing.txt"
+grep -qE "^$id .*your copy\$" "$area/failing.txt"
 result $? "the summary table says the learner's copy was checked"
 
 # make boot STAGE=N, its console fed from a pipe: the guest must run the very
@@ -81,6 +90,14 @@ result $? "the guest's $module.ko is the one make check STAGE=$id built"
 boot_results=$(boot_section "$area/boot.txt" 3 | grep -E '^(not )?ok ')
 [ -n "$boot_results" ] && [ "$boot_results" = "$(grep -E '^(not )?ok ' "$top/build/logs/$id/$program.tap")" ]
 result $? "$program in the booted guest gives make check's results ($(echo "$boot_results" | grep -c '^not ok') failing)"
+
+# SOLUTION=1 (the stage loop's include, the workshop's set-up check): the
+# reference solution, not the copy, and it passes.
+make -s check STAGE="$id" SOLUTION=1 >"$area/solution.txt" 2>&1
+rc=$?
+[ "$rc" = 0 ] && head -n 1 "$area/solution.txt" | grep -q "checking ${lab#"$top"/}/$src (reference solution)" &&
+	grep -qE "^$id .*reference solution\$" "$area/solution.txt" || rc=1
+result "$rc" "make check STAGE=$id SOLUTION=1 checks the reference solution beside the copy, and passes: $(tail -n 1 "$area/solution.txt")"
 
 answered=
 for t in $todos; do
@@ -106,6 +123,12 @@ result $? "and no TODO is listed as left"
 make -s diff STAGE="$id" >"$area/diff.txt" 2>&1 && grep -q 'is the reference solution, line for line' "$area/diff.txt"
 result $? "make diff STAGE=$id finds the copy identical to the solution"
 
+# Starting over, as the labs index says: rm -r work/NN-name, make start.
+rm -r "$work" && make -s start STAGE="$id" >"$area/start-over.txt" 2>&1 &&
+	scripts/make-skeleton.sh "$lab/$src" "$area/skeleton.c" &&
+	cmp -s "$work/$src" "$area/skeleton.c"
+result $? "rm -r ${work#"$top"/}, then make start STAGE=$id: a fresh skeleton again"
+
 sum=$(cat "$work"/* | md5sum)
 make -s skeletons >/dev/null 2>&1
 [ -d "$work" ] && [ "$(cat "$work"/* | md5sum)" = "$sum" ]
@@ -116,15 +139,28 @@ rms=$(make -n clean distclean | grep '^rm ')
 if grep -qF -e "$top/work" -e ' work' <<<"$rms"; then rc=1; else rc=0; fi
 result "$rc" "make clean and make distclean never remove work/"
 
+# The outputs the labs pages show (Documentation/labs/_captured/), as the
+# learner sees them: paths under work/, not the test's area.
+captured="$top/Documentation/labs/_captured"
+as_learner_sees() { # FILE
+	sed -e "s|${KIT_WORK_DIR#"$top"/}|work|g" -e "s|$top/||g" "$1"
+}
 if [ "$record" = 1 ]; then
-	out="$top/Documentation/labs/_captured"
-	mkdir -p "$out"
-	# The failing run: its start, its failures and its summary; paths as the
-	# learner sees them (work/, not the test's area).
+	mkdir -p "$captured"
 	for f in start failing passing; do
-		sed -e "s|${KIT_WORK_DIR#"$top"/}|work|g" -e "s|$top/||g" "$area/$f.txt" >"$out/$f.txt"
+		as_learner_sees "$area/$f.txt" >"$captured/$f.txt"
 	done
-	echo "# recorded the outputs in ${out#"$top"/}"
+	echo "# recorded the outputs in ${captured#"$top"/}"
+else
+	# Numbers (times, addresses, counts) aside, they must be this run's:
+	# a changed message or table format makes the pages lie until make
+	# record-loop records them again.
+	numbers_aside() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[[:space:]]+/ /g'; }
+	for f in start failing passing; do
+		drift=$(diff <(numbers_aside <"$captured/$f.txt") <(as_learner_sees "$area/$f.txt" | numbers_aside) | head -n 8)
+		[ -z "$drift" ]
+		result $? "the labs pages' recorded ${f}.txt is what this run printed, numbers aside (else: make record-loop)" "$drift"
+	done
 fi
 # Put back what the other stages' checks expect: the module built from
 # whatever the default rule picks (the solution, or the real work/ copy).

@@ -136,13 +136,22 @@ rc2=1
 rm -rf "$sandbox"
 result "$rc2" "a mainline kernel that fails to build: a failed summary row, no older image left to boot, its stages skipped for that" "$out"
 # The adaptation guide's rename (Documentation/labs/example-driver.rst):
-# the renamed copy builds against the kit kernel, under the new name.
+# its two commands as the page gives them, work/ being a scratch folder
+# here; the renamed copy builds against the kit kernel, under the new name.
 rm -rf build/logs/rename-test
-out=$(example-driver/rename.sh mydrv build/logs/rename-test/mydrv 2>&1 &&
-	make -s -C "$kobj" M="$top/build/logs/rename-test/mydrv" modules 2>&1 &&
+mapfile -t cmds < <(sed -n '/^Rename$/,/^Change the buffer$/s/^ *\$ //p' Documentation/labs/example-driver.rst)
+out=$(for c in "${cmds[@]}"; do
+	echo "\$ $c"
+	bash -c "${c//work\//build/logs/rename-test/}" 2>&1 || exit 1
+done &&
+	[ "${#cmds[@]}" = 2 ] &&
 	[ "$(modinfo -F name build/logs/rename-test/mydrv/mydrv.ko)" = mydrv ] &&
 	! grep -q mmap_example build/logs/rename-test/mydrv/mydrv.c)
-result $? "example-driver/rename.sh mydrv: the copy builds as module mydrv" "$out"
+result $? "the example driver page's rename (${#cmds[@]} commands): the copy builds as module mydrv" "$out"
+# example-driver/README.md's build and clean, as written there.
+out=$(make -C example-driver 2>&1 && [ -f example-driver/mmap_example.ko ] &&
+	make -C example-driver clean 2>&1 && [ ! -e example-driver/mmap_example.ko ])
+result $? "example-driver/README.md: make -C example-driver builds mmap_example.ko, make -C example-driver clean removes it" "$out"
 out=$(shellcheck -x qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
 out=$(scripts/lint-pipe-exits.py qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)

@@ -37,6 +37,11 @@
 #      The checkers a stage runs (STAGE_CHECKS) and the TEST_F() tests of
 #      each, read from labs/checker/<checker>.c.
 #
+#   .. kit-stage-table::
+#
+#      Every stage in make check's order (qemu/stages.sh list): its id, the
+#      folder its module is built from, its kernel and its STAGE_TITLE.
+#
 #   .. kit-in-tree-toctree::
 #
 #      Only in in-tree/index.rst: replaced, before parsing, by a toctree of
@@ -415,6 +420,39 @@ class KitStageChecks(_KitDirective):
         return [blist]
 
 
+class KitStageTable(_KitDirective):
+    """Every stage in make check's order (qemu/stages.sh list): its id, the
+    folder its module is built from, the kernel it boots, its title."""
+
+    def run(self):
+        root = self.config.kit_root
+        script = os.path.join(root, 'qemu', 'stages.sh')
+
+        def ask(*args):
+            return subprocess.run([script] + list(args), check=True, text=True,
+                                  capture_output=True).stdout.strip()
+        try:
+            ids = ask('list').split()
+        except (OSError, subprocess.CalledProcessError) as e:
+            return self.fail('kit-stage-table: qemu/stages.sh list failed: %s' % e)
+        rows = ['.. list-table::', '   :header-rows: 1', '   :widths: 18 34 10 38', '',
+                '   * - ``STAGE``', '     - folder', '     - kernel', '     - title']
+        for sid in ids:
+            conf = ask('conf', sid)
+            self.env.note_dependency(conf)
+            folder = os.path.relpath(ask('source', sid), root)
+            title = _stage_conf_get(root, conf, 'STAGE_TITLE')
+            rows += ['   * - ``%s``' % sid, '     - ``%s/``' % folder,
+                     '     - %s' % ask('kernel', sid), '     - %s' % re.sub(r'([\\`*_|])', r'\\\1', title)]
+        view = ViewList()
+        for i, line in enumerate(rows):
+            view.append(line, 'kit-stage-table', i)
+        node = nodes.section()
+        node.document = self.state.document
+        nested_parse_with_titles(self.state, view, node)
+        return node.children
+
+
 # ---------------------------------------------------------------------------
 # The toctree of in-tree/index: only the conversion pages that conf.py kept
 # (a glob that matches nothing would be a warning).
@@ -481,6 +519,7 @@ def setup(app):
     app.add_directive('kit-series', KitSeries)
     app.add_directive('kit-todos', KitTodos)
     app.add_directive('kit-stage-checks', KitStageChecks)
+    app.add_directive('kit-stage-table', KitStageTable)
     app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}
