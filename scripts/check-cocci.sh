@@ -231,6 +231,15 @@ print(m.group(1) if m else "(no converted hook)")' "$c")
 	build=$(make -s -C "$kobj" M="$cases/converted" W=1 KCFLAGS=-Werror modules 2>&1)
 	result $? "the ${#built[@]} converted protection cases build with W=1 -Werror against $(basename "$kobj")" "$build"
 
+	# make cocci-report's way: from the top of a tree inside a git work tree
+	# (build/linux, inside the kit's), relative paths, several files in one
+	# run: a verdict for each file.
+	tree_files=(./arch/arc/kernel/arc_hostlink.c ./arch/powerpc/kvm/book3s_64_vio.c ./arch/mips/sibyte/common/sb_tbprof.c)
+	report=$(cd "$src" && "$conv" --report "${tree_files[@]}" 2>&1)
+	rc=0
+	for f in "${tree_files[@]}"; do grep -q "^${f//./\\.}:[0-9]" <<<"$report" || rc=1; done
+	result "$rc" "report mode in a git tree, relative paths as make cocci-report gives them: a verdict for each of ${#tree_files[@]} files" "$report"
+
 	# A comparison of named flags has a mainline form (some flags set, the
 	# others clear): stage 0 comparing its flags is converted on both
 	# targets. A mask that is not named VM_* flags has none: reported and

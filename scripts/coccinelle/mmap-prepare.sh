@@ -25,7 +25,10 @@ while [ $# -gt 0 ]; do
 done
 [ $# -gt 0 ] || { echo "usage: $0 [--mainline] [--report] FILE..." >&2; exit 2; }
 command -v spatch >/dev/null || { echo "error: spatch not found: install Debian's coccinelle" >&2; exit 1; }
-cocci=(spatch --very-quiet --no-includes --sp-file "$here/mmap_prepare.cocci" "${defines[@]}")
+# --no-scanner: inside a git work tree (the kit's), spatch would look for
+# the files of --file-groups with git grep, as if they were folders, and
+# find none.
+cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$here/mmap_prepare.cocci" "${defines[@]}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -36,6 +36,11 @@ CASES = {
     "braced": (LOCAL + "\tif (file->f_flags & O_SYNC) {\n\t\tprot = vma->vm_page_prot;\n\t} else {\n"
                "\t\tprot = pgprot_noncached(vma->vm_page_prot);\n\t}\n\n",
                "\tif (!(desc->file->f_flags & O_SYNC))\n" + NONCACHED + "\n"),
+    # an arm of two statements keeps its braces
+    "braced-two-statements": (COPY + "\tif (file->f_flags & O_SYNC) {\n\t\tprot = vma->vm_page_prot;\n\t} else {\n"
+                              "\t\tprot = pgprot_noncached(prot);\n\t\tprot = pgprot_decrypted(prot);\n\t}\n\n",
+                              "\tif (!(desc->file->f_flags & O_SYNC)) {\n" + NONCACHED
+                              + "\t\tdesc->page_prot = pgprot_decrypted(desc->page_prot);\n\t}\n\n"),
     # an else-if chain ending in the copy
     "else-if-chain": (LOCAL + "\tif (file->f_flags & O_SYNC)\n\t\tprot = pgprot_noncached(vma->vm_page_prot);\n"
                       "\telse if (file->f_flags & O_DSYNC)\n\t\tprot = pgprot_writecombine(vma->vm_page_prot);\n"

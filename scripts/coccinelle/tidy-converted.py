@@ -153,38 +153,62 @@ def realign(cond, shift):
 
 
 COND = r"((?:[^{};\n]|\n\1\s)*?)"
-# "else {}" as spatch leaves it, unbraced or braced.
-EMPTY_ELSE = re.compile(r"^(\t+)else\n\1\t\{\}\n|(?<=^)(\t+)\} else \{\n\2\}\n", re.M)
-# "if (C) {}", unbraced or braced, and the "else" that follows it if any.
-EMPTY_IF = re.compile(r"^(\t+)if \(" + COND + r"\)(?:\n\1\t\{\}\n(\1else\n)?| \{\n\1\}( else \{)?\n)", re.M)
-# A braced branch of one one-line statement, once it is alone.
-ONE_STATEMENT = re.compile(r"^(\t+)if \(" + COND + r"\) \{\n(\1\t[^\n]+;)\n\1\}\n(?!\1else)", re.M)
+# "else {}" as spatch leaves it.
+EMPTY_ELSE = re.compile(r"^(\t+)else\n\1\t\{\}\n", re.M)
+# "if (C) {}" and the "else" that follows it, if any.
+EMPTY_IF = re.compile(r"^(\t+)if \(" + COND + r"\)\n\1\t\{\}\n(\1else\n)?", re.M)
+# The braced forms: "if (C) {...} else {...}" (either arm empty) or a lone
+# "if (C) {}"; the arms are the lines indented deeper.
+BRACED = re.compile(r"^(\t+)if \(" + COND + r"\) \{\n((?:\1\t[^\n]*\n)*?)\1\}"
+                    r"(?: else \{\n((?:\1\t[^\n]*\n)*?)\1\})?\n", re.M)
+
+
+def arm(indent, cond, body):
+    """An if over body: without braces when body is one line."""
+    if body.count("\n") == 1:
+        return indent + "if (" + cond + ")\n" + body
+    return indent + "if (" + cond + ") {\n" + body + indent + "}\n"
 
 
 def drop_empty_branches(text):
     """Inside converted hooks: the branches emptied by the removal of the
-    protection copy (see the module's docstring)."""
+    protection copy (see the module's docstring). Only those: other code of
+    the hook is left as it is."""
     count = 0
     for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
         end = text.find("\n}\n", m.end())
         if end < 0:
             continue
-        body, n = EMPTY_ELSE.subn(lambda e: "" if e.group(1) else e.group(2) + "}\n", text[m.end():end])
+        body, n = EMPTY_ELSE.subn("", text[m.end():end])
 
         def empty_if(e):
             nonlocal n
             indent, cond = e.group(1), e.group(2)
-            if e.group(3) or e.group(4):
+            if e.group(3):
                 new, shift = negate(cond)
                 n += 1
-                return indent + "if (" + realign(new, shift) + ")" + (" {" if e.group(4) else "") + "\n"
+                return indent + "if (" + realign(new, shift) + ")\n"
             if side_effect_free(cond):
                 n += 1
                 return ""
             return e.group(0)
+
+        def braced(e):
+            nonlocal n
+            indent, cond, then, other = e.group(1), e.group(2), e.group(3), e.group(4)
+            if then and other is not None and not other:
+                n += 1
+                return arm(indent, cond, then)
+            if not then and other:
+                new, shift = negate(cond)
+                n += 1
+                return arm(indent, realign(new, shift), other)
+            if not then and not other and side_effect_free(cond):
+                n += 1
+                return ""
+            return e.group(0)
         body = EMPTY_IF.sub(empty_if, body)
-        if n:
-            body = ONE_STATEMENT.sub(r"\1if (\2)\n\3\n", body)
+        body = BRACED.sub(braced, body)
         # An emptied if that went leaves two blank lines in a row.
         body = re.sub(r"\n\n\n+", "\n\n", body)
         if n:
