@@ -14,8 +14,8 @@
  *   Given the physical range of the BAR, it checks that the mapping's offset
  *   and length fit in it (-EINVAL otherwise) and requests an I/O remap of
  *   the part selected by the offset.
- * - The uncached protection is still the driver's: desc->page_prot, set
- *   before the action is recorded.
+ * - The uncached protection is still the driver's: desc->page_prot, as the
+ *   hook leaves it (the prepare step copies it after the hook returns).
  */
 
 #include <linux/fs.h>
@@ -97,9 +97,11 @@ static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 	desc->vm_ops = &mmap_lab_vm_ops;
 
 	/*
-	 * The action's prepare step turns the physical range into an I/O
-	 * remap that copies desc->page_prot: make it uncached first. The
-	 * offset and length of the mapping are checked against the BAR there.
+	 * After this hook returns, the action's prepare step turns the
+	 * physical range into an I/O remap with desc->page_prot as the hook
+	 * left it: make it uncached (first, as stage 3 must: only the remap
+	 * helpers copy it when called). The offset and length of the mapping
+	 * are checked against the BAR there.
 	 */
 	/* TODO 1/3: pgprot_noncached(), then mmap_action_simple_ioremap() of BAR 0 */
 	desc->page_prot = pgprot_noncached(desc->page_prot);
