@@ -30,6 +30,8 @@ mkdir -p "$out" "$logs"
 start=$(date +%s)
 # shellcheck source=scripts/tap.sh
 . "$here/tap.sh"
+# shellcheck source=scripts/checkpatch-run.sh
+. "$here/checkpatch-run.sh"
 
 legacy="$kit_root/labs/00-legacy-mmap"
 target_stage=2
@@ -127,8 +129,8 @@ check_conversion() { # TARGET VARIANT ERRNO
 	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
 	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
 
-	cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$dir/mmap_lab0.c" 2>&1)
-	rc=$? # checkpatch's own status too: a checkpatch that did not run is not a clean file
+	cp_out=$(checkpatch -f "$dir/mmap_lab0.c")
+	rc=0
 	grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
 	result "$rc" "$name: the converted driver is checkpatch --strict clean" "$cp_out"
 
@@ -218,8 +220,8 @@ print(m.group(1) if m else "(no converted hook)")' "$c")
 		[ "$got" = "$expected" ] && grep -qF "/$name.c:88: mmap_lab_mmap: convertible" <<<"$report" && rc=0
 		result "$rc" "protection case $name: reported convertible, converted to the expected code" \
 			"$(diff <(echo "$expected") <(echo "$got"))"
-		cp_out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse -f "$c" 2>&1)
-		rc=$?
+		cp_out=$(checkpatch -f "$c")
+		rc=0
 		grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
 		result "$rc" "protection case $name: checkpatch --strict clean" "$cp_out"
 		built+=("${name//-/_}.o")

@@ -16,20 +16,8 @@ mkdir -p build/logs
 TAP_DETAIL="head"
 # shellcheck source=scripts/tap.sh
 . "$top/scripts/tap.sh"
-# Run from outside this repository: checkpatch reads a surrounding git
-# repository and then misreads the empty context lines of a patch.
-# A checkpatch that did not run (no such file, a perl error: status 2 and
-# up) gives an ERROR line of its own: silence is not a clean file.
-checkpatch() {
-	local file=${*: -1} out rc=0
-	if [ ! -r "$file" ]; then
-		echo "$file:0: ERROR:CHECKPATCH_DID_NOT_RUN: cannot read the file"
-		return
-	fi
-	out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1) || rc=$?
-	echo "$out"
-	[ "$rc" -le 1 ] || echo "$file:0: ERROR:CHECKPATCH_DID_NOT_RUN: checkpatch.pl exited with $rc"
-}
+# shellcheck source=scripts/checkpatch-run.sh
+. "$top/scripts/checkpatch-run.sh"
 
 echo "TAP version 13"
 grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt

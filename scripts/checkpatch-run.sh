@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# checkpatch [ARG...] FILE: the kernel's scripts/checkpatch.pl from the tree
+# in $src, --strict, terse, with message types. Source it.
+# It runs from outside this repository: checkpatch reads a surrounding git
+# repository and then misreads the empty context lines of a patch.
+# A checkpatch that did not run (no such file, a perl error: status 2 and
+# up) gives an ERROR line of its own: silence is not a clean file. Count
+# the lines matching ': (ERROR|WARNING|CHECK):' for the verdict.
+
+checkpatch() {
+	local file=${*: -1} out rc=0
+	if [ ! -r "$file" ]; then
+		echo "$file:0: ERROR:CHECKPATCH_DID_NOT_RUN: cannot read the file"
+		return
+	fi
+	# shellcheck disable=SC2154 # $src: the kernel tree, set by the caller
+	out=$(cd /tmp && "$src/scripts/checkpatch.pl" --strict --no-tree --no-summary --terse --show-types "$@" 2>&1) || rc=$?
+	echo "$out"
+	[ "$rc" -le 1 ] || echo "$file:0: ERROR:CHECKPATCH_DID_NOT_RUN: checkpatch.pl exited with $rc"
+}
