@@ -151,10 +151,14 @@ result $? "the example driver page's rename (${#cmds[@]} commands): the copy bui
 out=$(make -C example-driver 2>&1 && [ -f example-driver/mmap_example.ko ] &&
 	make -C example-driver clean 2>&1 && [ ! -e example-driver/mmap_example.ko ])
 result $? "example-driver/README.md: make -C example-driver builds mmap_example.ko, make -C example-driver clean removes it" "$out"
-out=$(shellcheck -x qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
+out=$(shellcheck -x qemu/*.sh qemu/selftest/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
-out=$(scripts/lint-pipe-exits.py qemu/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
+out=$(scripts/lint-pipe-exits.py qemu/*.sh qemu/selftest/*.sh scripts/*.sh scripts/coccinelle/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(tail -n 1 <<<"$out"))" "$out"
+# The guest log scanner on made-up logs, its expected-warning window
+# included (a check that proves a kernel warns).
+out=$(qemu/selftest/log-scanner-cases.sh 2>&1)
+result $? "the kernel log scanner: a stray warning fails, one expected warning in its window passes ($(grep -c '^ok: ' <<<"$out") cases)" "$(grep -v '^ok: ' <<<"$out")"
 # make kernel-profile's report, on a made-up log of five compiler calls and
 # the real tree: each file is charged to the Kconfig symbol that builds it
 # (obj-$(CONFIG_X) += file.o, a composite object, a directory, or obj-y).

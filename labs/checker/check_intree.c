@@ -24,8 +24,6 @@
  *    path is not followed by a merge that frees its VMA;
  *  - /dev/kit_positive_hook (probe module): a success hook returning 1 fails
  *    the mmap() with EINVAL instead of returning 0x1 as an address;
- *  - /dev/kit_bad_range (probe module): a hook that moves desc->end is
- *    refused with EINVAL, and nothing is mapped past the requested range;
  *  - relay (kit_relay_probe's debugfs kit_relay/data0, also loaded on stock):
  *    the buffer file maps and shows what the kernel wrote; a wrong length is
  *    refused.
@@ -494,41 +492,6 @@ TEST_F(intree, positive_success_hook_refused)
 	close(fd);
 	LAB_ASSERT_MAPS_SAME(LAB_MAPS_BEFORE, LAB_MAPS_AFTER,
 			     "the refused mmap() (positive success hook)");
-}
-
-/*
- * A hook that moves desc->end one page further and asks for a remap of the
- * whole moved range: refused with EINVAL, and the page after the requested
- * range (a PROT_NONE anonymous page here) is still what it was.
- */
-TEST_F(intree, hook_moving_end_refused)
-{
-	unsigned long end = 0;
-	char line[256];
-	char *r, *p;
-	int fd;
-
-	if (!lab_path_exists("/dev/kit_bad_range"))
-		SKIP(return, PROBE_MISSING);
-	LAB_OPEN(fd, "/dev/kit_bad_range");
-	r = mmap(NULL, 2 * self->page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
-	ASSERT_NE(MAP_FAILED, r);
-	ASSERT_TRUE(lab_track(&self->maps, r, 2 * self->page));
-	p = lab_sys_mmap(r, self->page, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0);
-	close(fd);
-	ASSERT_EQ(MAP_FAILED, p) {
-		TH_LOG("a hook that moved desc->end was allowed to map");
-	}
-	ASSERT_EQ(EINVAL, errno);
-	LAB_MAPS_SNAPSHOT(LAB_MAPS_SCRATCH);
-	ASSERT_EQ(0, lab_maps_find(LAB_MAPS_SCRATCH,
-				   (unsigned long)r + self->page, &end, line,
-				   sizeof(line)));
-	ASSERT_EQ((unsigned long)r + 2 * self->page, end);
-	ASSERT_NE(NULL, strstr(line, "---p")) {
-		TH_LOG("the page after the range changed: %s", line);
-	}
 }
 
 #define RELAY_FILE "/sys/kernel/debug/kit_relay/data0"

@@ -16,6 +16,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "lab_util.h"
@@ -528,6 +529,31 @@ int lab_module_listed(const char *name)
 			break;
 	}
 	return 0;
+}
+
+/* Kernels and their warnings --------------------------------------------- */
+
+bool lab_kernel_is_kit(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && !strncmp(u.release, "6.12.", 5);
+}
+
+/* At warning level (<4>), so the console shows it whatever its loglevel. */
+int lab_expect_warning_begin(const char *ere)
+{
+	char line[256];
+
+	if (snprintf(line, sizeof(line), "<4>kit-expect-warning: begin %s\n",
+		     ere) >= (int)sizeof(line))
+		return -ENAMETOOLONG;
+	return lab_write_file("/dev/kmsg", line);
+}
+
+int lab_expect_warning_end(void)
+{
+	return lab_write_file("/dev/kmsg", "<4>kit-expect-warning: end\n");
 }
 
 /* Fault injection: fail_mmap_action --------------------------------------- */

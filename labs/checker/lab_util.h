@@ -163,6 +163,25 @@ void lab_module_name(const char *in, char *out, size_t size);
 /* Is the module listed in /proc/modules? 1, 0, or a negative errno. */
 int lab_module_listed(const char *name);
 
+/* Kernels and their warnings --------------------------------------------- */
+
+/*
+ * Is this the kit's kernel (6.12 with patches/series) rather than mainline's
+ * 7.x? From uname's release; the two differ on purpose in a few rules
+ * (Documentation/upstream.rst), and a check that proves such a rule expects
+ * each kernel's own answer.
+ */
+bool lab_kernel_is_kit(void);
+/*
+ * A check that proves a kernel warns brackets the call with these: they write
+ * "kit-expect-warning: begin ERE" and "kit-expect-warning: end" to the kernel
+ * log (/dev/kmsg), and the host's log scanner (qemu/scan-kernel-log.sh) then
+ * wants exactly one warning whose WARNING: line matches ERE in between, where
+ * any other warning still fails the stage. 0 or a negative errno.
+ */
+int lab_expect_warning_begin(const char *ere);
+int lab_expect_warning_end(void);
+
 /* Fault injection: fail_mmap_action --------------------------------------- */
 
 #define LAB_DEBUGFS		"/sys/kernel/debug"

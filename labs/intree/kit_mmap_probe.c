@@ -20,6 +20,10 @@
  * /dev/kit_bad_range: a hook that moves desc->end one page further before
  *	asking for a remap of the whole (moved) range: mmap() must refuse it,
  *	so the remap cannot write page tables past the VMA.
+ * /dev/kit_oversize_action: a hook that asks for a remap of two pages on a
+ *	one-page mapping: mmap() must refuse it, without a warning.
+ * Mainline answers these two otherwise; labs/mainline-probe/kit_range_probe.c
+ * has them for mainline, and check_action_range expects each kernel's answer.
  *
  * The relay check has a module of its own, kit_relay_probe, which also builds
  * on stock 6.12 for `make check-stock`.
@@ -33,9 +37,14 @@
 
 /* The byte the compat page is filled with, checked by userspace. */
 #define KIT_COMPAT_FILL 0x5a
+/* The byte the second of the bad-range pages is filled with. */
+#define KIT_RANGE_FILL 0xb2
 
 static struct page *compat_page;
-/* Two contiguous pages for /dev/kit_bad_range (order 1). */
+/*
+ * Two contiguous pages for /dev/kit_bad_range and /dev/kit_oversize_action
+ * (order 1), the second filled with KIT_RANGE_FILL.
+ */
 static struct page *bad_range_pages;
 
 /**
@@ -364,9 +373,37 @@ static struct miscdevice bad_range_dev = {
 	.fops = &bad_range_fops,
 };
 
+/**
+ * oversize_mmap_prepare() - a buggy hook: a remap one page longer than the
+ * mapping
+ * @desc: descriptor of the mapping
+ *
+ * Return: 0, or -EINVAL for anything but one shared page at offset 0.
+ */
+static int oversize_mmap_prepare(struct vm_area_desc *desc)
+{
+	if (desc->pgoff || vma_desc_size(desc) != PAGE_SIZE ||
+	    !(desc->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	mmap_action_remap(desc, desc->start, page_to_pfn(bad_range_pages),
+			  2 * PAGE_SIZE);
+	return 0;
+}
+
+static const struct file_operations oversize_fops = {
+	.owner = THIS_MODULE,
+	.mmap_prepare = oversize_mmap_prepare,
+};
+
+static struct miscdevice oversize_dev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "kit_oversize_action",
+	.fops = &oversize_fops,
+};
+
 static struct miscdevice *const probe_devs[] = {
 	&both_dev, &compat_dev, &merge_dev, &compat_merge_dev, &positive_dev,
-	&bad_range_dev,
+	&bad_range_dev, &oversize_dev,
 };
 
 static void free_merge_pages(void)
@@ -407,6 +444,7 @@ static int __init kit_mmap_probe_init(void)
 	if (!compat_page || !bad_range_pages)
 		goto nomem;
 	memset(page_address(compat_page), KIT_COMPAT_FILL, PAGE_SIZE);
+	memset(page_address(bad_range_pages + 1), KIT_RANGE_FILL, PAGE_SIZE);
 
 	for (i = 0; i < ARRAY_SIZE(probe_devs); i++) {
 		ret = misc_register(probe_devs[i]);
