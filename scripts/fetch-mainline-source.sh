@@ -86,7 +86,7 @@ trap 'rm -rf "$tmp"' EXIT
 dpkg-deb --fsys-tarfile "$apt_dir"/*.deb | tar -x -C "$tmp" --wildcards './usr/src/linux-source-*.tar.xz'
 new="$dest.new"
 rm -rf "$new" && mkdir -p "$new"
-tar -xf "$tmp"/usr/src/linux-source-*.tar.xz -C "$new" --strip-components=1
+xz -T"$(nproc)" -dc "$tmp"/usr/src/linux-source-*.tar.xz | tar -x -C "$new" --strip-components=1
 while IFS= read -r p; do
 	case "$p" in '' | '#'*) continue ;; esac
 	if ! out=$(patch -d "$new" -p1 -N -s --fuzz=0 --no-backup-if-mismatch <"$kit_root/patches-mainline/$p" 2>&1) ||
