@@ -70,7 +70,7 @@ $(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
 	@touch $@
 
 kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build the mainline kernel in build/kernel-mainline
-	@scripts/mainline-kernel.sh
+	@$(if $(filter kernel-mainline,$(MAKECMDGOALS)),,KIT_QUIET_UP_TO_DATE=1 )scripts/mainline-kernel.sh
 
 modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
 	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(CHECK_STAGES)
@@ -123,8 +123,11 @@ ifeq ($(STAGE),)
 # configure step leaves a core idle). scripts/check-phase.sh prints and
 # records the timeline (build/timings/phases).
 PHASE := scripts/check-phase.sh
+# The mainline lab stage whose learner's loop make check replays (--quick:
+# start, check, paste the answers, check, diff), after its own boot.
+LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
@@ -155,11 +158,12 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(MAKE) --no-print-directory stress STRESS=short || true
 	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
 	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
-	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages"
+	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages and the learner's quick loop on stage $(LOOP_MAINLINE_STAGE)"
 	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(MAINLINE_STAGES) || true
 	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
 	scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
+	scripts/check-learner-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)

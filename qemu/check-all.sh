@@ -47,11 +47,12 @@ fi
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static loop todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress "${stages[@]}"; do
+for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
 	loop) title="learner's loop replayed (start, check, boot, diff)" ;;
+	loop-mainline) title="learner's loop, quick, on a mainline stage" ;;
 	todos) title="TODO mutation proof (each answer removed), 6.12" ;;
 	mainline-kernel) title="the mainline (7.x) kernel: fetched and built" ;;
 	todos-mainline) title="TODO mutation proof (each answer removed), mainline" ;;
