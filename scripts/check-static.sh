@@ -31,7 +31,7 @@ while IFS= read -r p; do
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
 	result "$bad" "checkpatch --strict: patches-mainline/$p (kit-only) is clean" "$out"
 done < <(grep -v '^#' patches-mainline/series)
-for f in labs/[0-9][0-9]-*/*.c labs/intree/*.c labs/mainline-probe/*.c labs/bench/*.h example-driver/*.c example-driver/mainline/*.c qemu/selftest/*/*.c; do
+for f in labs/[0-9][0-9]-*/*.c labs/intree/*.[ch] labs/mainline-probe/*.c labs/bench/*.h example-driver/*.c example-driver/mainline/*.c qemu/selftest/*/*.c; do
 	out=$(checkpatch -f "$top/$f")
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
 	result "$bad" "checkpatch --strict -f: $f is clean" "$out"

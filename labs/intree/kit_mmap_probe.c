@@ -22,8 +22,9 @@
  *	so the remap cannot write page tables past the VMA.
  * /dev/kit_oversize_action: a hook that asks for a remap of two pages on a
  *	one-page mapping: mmap() must refuse it, without a warning.
- * Mainline answers these two otherwise; labs/mainline-probe/kit_range_probe.c
- * has them for mainline, and check_action_range expects each kernel's answer.
+ * These two come from kit_range_devs.h, which kit_range_probe shares on
+ * mainline; mainline answers them otherwise, and check_action_range expects
+ * each kernel's answer.
  *
  * The relay check has a module of its own, kit_relay_probe, which also builds
  * on stock 6.12 for `make check-stock`.
@@ -35,17 +36,12 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 
+#include "kit_range_devs.h"
+
 /* The byte the compat page is filled with, checked by userspace. */
 #define KIT_COMPAT_FILL 0x5a
-/* The byte the second of the bad-range pages is filled with. */
-#define KIT_RANGE_FILL 0xb2
 
 static struct page *compat_page;
-/*
- * Two contiguous pages for /dev/kit_bad_range and /dev/kit_oversize_action
- * (order 1), the second filled with KIT_RANGE_FILL.
- */
-static struct page *bad_range_pages;
 
 /**
  * prepare_only_mmap_prepare() - map the one compat page with a remap action
@@ -344,62 +340,16 @@ static struct miscdevice positive_dev = {
 };
 
 /**
- * bad_range_mmap_prepare() - a buggy hook that moves the end of the mapping
+ * one_shared_page() - is this the one mapping the range probes accept?
  * @desc: descriptor of the mapping
  *
- * Asks for a remap of the moved range over two contiguous pages, so that
- * a kernel trusting desc->end would map one page past the VMA.
- *
- * Return: 0, or -EINVAL for anything but one shared page at offset 0.
+ * Return: true for one shared page at offset 0.
  */
-static int bad_range_mmap_prepare(struct vm_area_desc *desc)
+static bool one_shared_page(const struct vm_area_desc *desc)
 {
-	if (desc->pgoff || vma_desc_size(desc) != PAGE_SIZE ||
-	    !(desc->vm_flags & VM_MAYSHARE))
-		return -EINVAL;
-	desc->end += PAGE_SIZE;
-	mmap_action_remap_full(desc, page_to_pfn(bad_range_pages));
-	return 0;
+	return !desc->pgoff && vma_desc_size(desc) == PAGE_SIZE &&
+	       (desc->vm_flags & VM_MAYSHARE);
 }
-
-static const struct file_operations bad_range_fops = {
-	.owner = THIS_MODULE,
-	.mmap_prepare = bad_range_mmap_prepare,
-};
-
-static struct miscdevice bad_range_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "kit_bad_range",
-	.fops = &bad_range_fops,
-};
-
-/**
- * oversize_mmap_prepare() - a buggy hook: a remap one page longer than the
- * mapping
- * @desc: descriptor of the mapping
- *
- * Return: 0, or -EINVAL for anything but one shared page at offset 0.
- */
-static int oversize_mmap_prepare(struct vm_area_desc *desc)
-{
-	if (desc->pgoff || vma_desc_size(desc) != PAGE_SIZE ||
-	    !(desc->vm_flags & VM_MAYSHARE))
-		return -EINVAL;
-	mmap_action_remap(desc, desc->start, page_to_pfn(bad_range_pages),
-			  2 * PAGE_SIZE);
-	return 0;
-}
-
-static const struct file_operations oversize_fops = {
-	.owner = THIS_MODULE,
-	.mmap_prepare = oversize_mmap_prepare,
-};
-
-static struct miscdevice oversize_dev = {
-	.minor = MISC_DYNAMIC_MINOR,
-	.name = "kit_oversize_action",
-	.fops = &oversize_fops,
-};
 
 static struct miscdevice *const probe_devs[] = {
 	&both_dev, &compat_dev, &merge_dev, &compat_merge_dev, &positive_dev,
@@ -426,8 +376,7 @@ static void free_probe_pages(void)
 	free_merge_pages();
 	if (compat_page)
 		__free_page(compat_page);
-	if (bad_range_pages)
-		__free_pages(bad_range_pages, 1);
+	range_pages_free();
 }
 
 static int __init kit_mmap_probe_init(void)
@@ -440,11 +389,9 @@ static int __init kit_mmap_probe_init(void)
 			goto nomem;
 	}
 	compat_page = alloc_page(GFP_KERNEL);
-	bad_range_pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 1);
-	if (!compat_page || !bad_range_pages)
+	if (!compat_page || range_pages_alloc())
 		goto nomem;
 	memset(page_address(compat_page), KIT_COMPAT_FILL, PAGE_SIZE);
-	memset(page_address(bad_range_pages + 1), KIT_RANGE_FILL, PAGE_SIZE);
 
 	for (i = 0; i < ARRAY_SIZE(probe_devs); i++) {
 		ret = misc_register(probe_devs[i]);

@@ -1,0 +1,1 @@
+../intree/kit_range_devs.h
