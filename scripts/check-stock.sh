@@ -46,7 +46,7 @@ stock=$(for c in check_intree check_commit_charge; do results "$top/build/logs/i
 kit=$(for c in check_intree check_commit_charge; do results "$top/build/logs/intree/$c.tap"; done)
 needs_series='devmem_action_failure_is_eagain both_hooks_refused_enodev compat_vfs_mmap_maps_prepare_only_file'
 needs_series+=' compat_action_failure_leaves_the_rest_alone success_hook_once_per_new_vma_not_on_merge'
-needs_series+=' compat_merge_hook_once_per_vma positive_success_hook_refused hook_moving_end_refused'
+needs_series+=' compat_merge_hook_once_per_vma positive_success_hook_refused'
 
 passed=0 failed=0 n=0
 echo "TAP version 13"

@@ -24,6 +24,7 @@
 #include <linux/gfp.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
+#include <linux/module.h>
 #include <linux/string.h>
 
 /* The byte the second page is filled with, checked by userspace. */

@@ -10,11 +10,12 @@ scanner="$(dirname "$(realpath "$0")")/../scan-kernel-log.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# A warning block as 7.x prints it from a helper inlined into FUNCTION.
-warning() { # FUNCTION
+# A warning block as 7.x prints it from a helper inlined into FUNCTION,
+# with an extra line in it if given (another report, printed in between).
+warning() { # FUNCTION [EXTRA_LINE]
 	printf '%s\r\n' "[    3.100000] ------------[ cut here ]------------" \
 		"[    3.100001] WARNING: include/linux/mm.h:4542 at $1+0x5e/0x90 [kit_range_probe], CPU#0: check/61" \
-		"[    3.100002] Modules linked in: kit_range_probe" \
+		"[    3.100002] Modules linked in: kit_range_probe" ${2:+"$2"} \
 		"[    3.100003] Call Trace:" \
 		"[    3.100004]  <TASK>" \
 		"[    3.100005]  __mmap_region+0x4d1/0xb60" \
@@ -39,7 +40,9 @@ case_is() { # NAME WANT(clean|flagged) LOG-LINES...
 	fi
 }
 
-want='mm\.h:[0-9]+ .*oversize_mmap_prepare'
+# The ERE check_action_range really passes (its C string, unescaped).
+want=$(sed -n 's/^#define OVERSIZE_WARNING "\(.*\)"$/\1/p' "$(dirname "$scanner")/../labs/checker/check_action_range.c" | sed 's/\\\\/\\/g')
+[ -n "$want" ] || { echo "WRONG: OVERSIZE_WARNING not found in labs/checker/check_action_range.c"; exit 1; }
 case_is "a clean log" clean "$(ok)"
 case_is "a warning outside any window" flagged "$(ok)" "$(warning oversize_mmap_prepare)"
 case_is "one expected warning in its window" clean "$(begin "$want")" "$(warning oversize_mmap_prepare)" "$(end)" "$(ok)"
@@ -49,4 +52,9 @@ case_is "a window with the warning twice" flagged "$(begin "$want")" "$(warning 
 	"$(warning oversize_mmap_prepare)" "$(end)"
 case_is "a window left open" flagged "$(begin "$want")" "$(warning oversize_mmap_prepare)"
 case_is "the expected warning after its window" flagged "$(begin "$want")" "$(end)" "$(warning oversize_mmap_prepare)"
+case_is "a second begin while a window is open" flagged "$(begin "$want")" "$(warning oversize_mmap_prepare)" \
+	"$(warning oversize_mmap_prepare)" "$(begin "$want")" "$(warning oversize_mmap_prepare)" "$(end)"
+case_is "another report inside the expected block" flagged "$(begin "$want")" \
+	"$(warning oversize_mmap_prepare "[    3.100009] BUG: sleeping function called from invalid context")" "$(end)"
+case_is "a window whose ERE does not compile" flagged "$(begin 'mm\.h:[0-9')" "$(warning oversize_mmap_prepare)" "$(end)"
 exit "$bad"
