@@ -64,6 +64,19 @@ put_back_logs() {
 	rm -rf "$top/build/logs/$id" "$top/build/logs/$id".log "$top/build/logs/$id".result
 	cp -r "$kept"/. "$top/build/logs/"
 }
+# Put back what the other stages' checks expect (the module built from
+# whatever the default rule picks: the solution, or the real work/ copy; the
+# stage's logs of the real run), then the plan, the row and the summary;
+# exits with the loop's status.
+finish() {
+	KIT_WORK_DIR='' make -s modules STAGE="$id" >/dev/null 2>&1
+	put_back_logs
+	echo "1..$n"
+	echo "$row $passed $failed 0 -" >"$top/build/logs/$row.result"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ]
+	exit
+}
 result() { # RC DESCRIPTION [DETAIL: printed under a failure]
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; passed=$((passed + 1))
@@ -114,13 +127,7 @@ quick_finish() {
 	result $? "with every answer pasted, make check STAGE=$id passes: $(tail -n 1 "$area/passing.txt")"
 	make -s diff STAGE="$id" >"$area/diff.txt" 2>&1 && grep -q 'is the reference solution, line for line' "$area/diff.txt"
 	result $? "make diff STAGE=$id finds the copy identical to the solution"
-	KIT_WORK_DIR='' make -s modules STAGE="$id" >/dev/null 2>&1
-	put_back_logs
-	echo "1..$n"
-	echo "$row $passed $failed 0 -" >"$top/build/logs/$row.result"
-	echo "$passed passed, $failed failed"
-	[ "$failed" = 0 ]
-	exit
+	finish
 }
 [ "$quick" = 0 ] || quick_finish
 
@@ -216,11 +223,4 @@ else
 		result $? "the labs pages' recorded ${f}.txt is what this run printed, numbers aside (else: make record-loop)" "$drift"
 	done
 fi
-# Put back what the other stages' checks expect: the module built from
-# whatever the default rule picks (the solution, or the real work/ copy).
-KIT_WORK_DIR='' make -s modules STAGE="$id" >/dev/null 2>&1
-put_back_logs
-echo "1..$n"
-echo "$row $passed $failed 0 -" >"$top/build/logs/$row.result"
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish
