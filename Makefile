@@ -49,15 +49,21 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock clean distclean
+	check-series check-stock fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
 
+# Checked once, by the make that the user typed: the makes it runs (and the
+# makes its scripts run, which inherit MAKELEVEL) never ask apt again.
 packages: ## install missing Debian packages (as root), or print the apt-get line
-	@scripts/install-packages.sh
+ifeq ($(MAKELEVEL),0)
+	@scripts/setup/packages.sh
+else
+	@:
+endif
 
 kernel-source: $(SOURCE_STAMP) ## unpack linux-source-6.12 into build/linux and apply patches/series
 $(SOURCE_STAMP): $(PATCH_FILES) scripts/prepare-kernel-source.sh | packages
@@ -206,6 +212,10 @@ boot: kernel modules checker ## boot STAGE=N with an interactive shell (module l
 	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
 	@qemu/boot.sh $(if $(STAGE_NEEDS_MAINLINE),$(KOBJ_MAINLINE),$(KOBJ))/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
 		"$$(qemu/stages.sh get $(STAGE) STAGE_CMDLINE)"
+
+fresh-machine-test: ## (root, SUITE=bookworm|trixie) make then make check in a fresh minbase debootstrap chroot of that Debian release
+	@test -n "$(SUITE)" || { echo "usage: make fresh-machine-test SUITE=bookworm|trixie" >&2; exit 2; }
+	@scripts/dev/fresh-machine-test.sh $(SUITE) $(CHROOT)
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
 	@scripts/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)

@@ -33,13 +33,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # spatch with the semantic patch; a spatch that cannot load Python (its
-# rules need libpython3.11.so, from libpython3.11-dev) stops everything with
+# rules need the release's libpython3.N.so, from libpython3.N-dev: see
+# scripts/setup/releases/) stops everything with
 # that said, instead of converting nothing.
 run_spatch() {
 	local rc=0
 	"${cocci[@]}" "$@" 2>"$tmp/spatch.err" || rc=$?
 	if grep -q 'unable to find the Python library' "$tmp/spatch.err"; then
-		echo "error: spatch cannot load Python (libpython3.11.so): install libpython3.11-dev (make packages)" >&2
+		echo "error: spatch cannot load Python (libpython3.N.so): run make packages (it installs the libpython3.N-dev of scripts/setup/releases/)" >&2
 		exit 1
 	fi
 	cat "$tmp/spatch.err" >&2
