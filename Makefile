@@ -12,7 +12,7 @@ TARBALL  := /usr/src/linux-source-6.12.tar.xz
 KSRC     := $(BUILD)/linux
 KOBJ     := $(BUILD)/kernel
 # The mainline (7.x) kernel of the stages whose stage.conf says
-# STAGE_KERNEL=mainline: fetched and built by scripts/mainline-kernel.sh.
+# STAGE_KERNEL=mainline: fetched and built by scripts/kernel/kernel-mainline.sh.
 KOBJ_MAINLINE := $(BUILD)/kernel-mainline
 CHECKER  := $(BUILD)/checker
 HTML     := $(BUILD)/html
@@ -49,12 +49,17 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock fresh-machine-test clean distclean
+	check-series check-stock record-times fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
-help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | expand -t 18
+# make help is the kit's index: each target, what it does, and the script
+# that does it (scripts/JOB/TARGET.sh, named after the target).
+help: ## list the targets, with the script each one runs
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | while IFS=$$'\t' read -r target what; do \
+		script=$$(ls scripts/*/"$$target".sh 2>/dev/null | head -n 1); \
+		printf '%-19s %s%s\n' "$$target" "$$what" "$${script:+ [$$script]}"; \
+	done
 
 # Checked once, by the make that the user typed: the makes it runs (and the
 # makes its scripts run, which inherit MAKELEVEL) never ask apt again.
@@ -66,56 +71,56 @@ else
 endif
 
 kernel-source: $(SOURCE_STAMP) ## unpack linux-source-6.12 into build/linux and apply patches/series
-$(SOURCE_STAMP): $(PATCH_FILES) scripts/prepare-kernel-source.sh | packages
-	@scripts/prepare-kernel-source.sh $(TARBALL) $(PATCHES) $(KSRC)
+$(SOURCE_STAMP): $(PATCH_FILES) scripts/kernel/kernel-source.sh | packages
+	@scripts/kernel/kernel-source.sh $(TARBALL) $(PATCHES) $(KSRC)
 	@touch $@
 
 kernel: $(KERNEL_STAMP) ## configure (tinyconfig + qemu/kernel.config) and build the kit kernel
 $(KERNEL_STAMP): $(SOURCE_STAMP) $(FRAGMENT)
-	@scripts/build-kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
+	@scripts/kernel/kernel.sh $(KSRC) $(KOBJ) $(FRAGMENT)
 	@touch $@
 
 kernel-mainline: packages ## fetch Debian's linux-source-7.* (pinned) and build the mainline kernel in build/kernel-mainline
-	@$(if $(filter kernel-mainline,$(MAKECMDGOALS)),,KIT_QUIET_UP_TO_DATE=1 )scripts/mainline-kernel.sh
+	@$(if $(filter kernel-mainline,$(MAKECMDGOALS)),,KIT_QUIET_UP_TO_DATE=1 )scripts/kernel/kernel-mainline.sh
 
 modules: $(KERNEL_STAMP) $(if $(STAGE_NEEDS_MAINLINE),kernel-mainline) ## build every stage's module (or only STAGE=N's): your work/ copy if any, else the solution
-	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(CHECK_STAGES)
+	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(CHECK_STAGES)
 
 start: ## copy STAGE=N's skeleton into work/NN-name/, your copy (never overwritten)
 	@test -n "$(STAGE)" || { echo "usage: make start STAGE=N (a lab stage: $(LAB_STAGES))" >&2; exit 2; }
-	@scripts/start-stage.sh $(STAGE)
+	@scripts/labs/start.sh $(STAGE)
 
 diff: ## show your work/ copy of STAGE=N against the reference solution
 	@test -n "$(STAGE)" || { echo "usage: make diff STAGE=N" >&2; exit 2; }
-	@scripts/diff-stage.sh $(STAGE)
+	@scripts/labs/diff.sh $(STAGE)
 
 checker: $(SOURCE_STAMP) ## build the static userspace checker programs
 	@echo ">> building the checker (kselftest harness from build/linux)"
 	@$(MAKE) -s -C labs/checker KSRC=$(KSRC) O=$(CHECKER)
 
 skeletons: $(KERNEL_STAMP) ## generate the student skeletons and prove they compile
-	@scripts/build-skeleton.sh $(KOBJ) $(LAB_DIRS)
+	@scripts/labs/skeletons.sh $(KOBJ) $(LAB_DIRS)
 
 docs: $(SOURCE_STAMP) ## build the HTML docs into build/html (sphinx -W -n)
-	@scripts/build-docs.sh $(KSRC) $(HTML)
+	@scripts/docs/docs.sh $(KSRC) $(HTML)
 
 docs-kernel: $(SOURCE_STAMP) ## render the kernel pages the series changes (porting.rst, vfs.rst, ...) with the kernel's Sphinx setup, fail on any warning
-	@scripts/build-kernel-docs.sh $(KSRC) $(BUILD)/kernel-docs
+	@scripts/series/docs-kernel.sh $(KSRC) $(BUILD)/kernel-docs
 
 vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tree
-	@scripts/run-vma-tests.sh $(KSRC)
+	@scripts/series/vma-tests.sh $(KSRC)
 
 check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests, kernel docs as TAP
-	@scripts/check-static.sh $(KSRC) $(KOBJ)
+	@scripts/static/check-static.sh $(KSRC) $(KOBJ)
 
 check-loop: $(KERNEL_STAMP) checker ## replay the learner's loop (start, check, boot, paste each TODO, diff) on STAGE=N (default 1)
-	@scripts/check-learner-loop.sh $(if $(STAGE),$(STAGE),1)
+	@scripts/labs/check-loop.sh $(if $(STAGE),$(STAGE),1)
 
 record-loop: $(KERNEL_STAMP) checker ## as check-loop, and record its outputs for the labs pages
-	@scripts/check-learner-loop.sh --record $(if $(STAGE),$(STAGE),1)
+	@scripts/labs/check-loop.sh --record $(if $(STAGE),$(STAGE),1)
 
 check-todos: $(KERNEL_STAMP) checker ## prove every lab TODO is checked: each answer removed alone must fail a named check
-	@scripts/check-todos.sh $(KOBJ) $(CHECKER)
+	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER)
 
 ifeq ($(STAGE),)
 # Every part runs and gets its row in the summary, failures included; the
@@ -126,22 +131,22 @@ ifeq ($(STAGE),)
 # the figure a newcomer waits for); everything else that runs on the 6.12
 # kernel follows, before the wait for the mainline kernel; then the mainline
 # parts and the summary. The checker builds beside the 6.12 kernel (its
-# configure step leaves a core idle). scripts/check-phase.sh prints and
+# configure step leaves a core idle). scripts/lib/check-phase.sh prints and
 # records the timeline (build/timings/phases).
-PHASE := scripts/check-phase.sh
+PHASE := scripts/lib/check-phase.sh
 # The mainline lab stage whose learner's loop make check replays (--quick:
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
-	@KIT_OWNER_PID=$$PPID scripts/mainline-kernel.sh --start
+	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
 	@$(MAKE) --no-print-directory kernel-source
 	@$(MAKE) --no-print-directory checker >$(BUILD)/logs/checker-build.out 2>&1 & checker=$$!; \
 	$(MAKE) --no-print-directory kernel; rc=$$?; \
 	wait $$checker || { echo "error: the checker did not build:" >&2; rc=1; }; cat $(BUILD)/logs/checker-build.out; exit $$rc
-	@scripts/mainline-kernel.sh --go
+	@scripts/kernel/kernel-mainline.sh --go
 	@$(PHASE) "the 6.12 stages: their modules, the checker, one guest per stage"
 	@$(MAKE) --no-print-directory checker & checker=$$!; \
 	$(MAKE) --no-print-directory modules; rc=$$?; wait $$checker && exit $$rc
@@ -149,27 +154,27 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(PHASE) "the rest of make all: skeletons and HTML docs"
 	@$(MAKE) --no-print-directory all
 	@$(PHASE) "static checks (checkpatch, skeletons, shellcheck, vma tests, kernel docs)"
-	@scripts/check-static.sh $(KSRC) $(KOBJ) || true
+	@scripts/static/check-static.sh $(KSRC) $(KOBJ) || true
 	@$(PHASE) "the learner's loop of the labs pages, replayed on stage 1"
-	@scripts/check-learner-loop.sh 1 || true
+	@scripts/labs/check-loop.sh 1 || true
 	@$(PHASE) "the TODO mutation proof on the 6.12 stages"
-	@scripts/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
+	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the conversion aid (make cocci), kit target"
-	@scripts/check-cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
+	@scripts/coccinelle/cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
-	@scripts/check-real-driver.sh $(KSRC) $(KOBJ) $(CHECKER) || true
+	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(PHASE) "the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
 	@$(MAKE) --no-print-directory bench BENCH=short || true
 	@$(PHASE) "the stress run, short (make stress): every driver side by side in a 2-CPU guest"
 	@$(MAKE) --no-print-directory stress STRESS=short || true
 	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
-	@scripts/mainline-kernel.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
+	@scripts/kernel/kernel-mainline.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
 	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages and the learner's quick loop on stage $(LOOP_MAINLINE_STAGE)"
-	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(MAINLINE_STAGES) || true
-	@scripts/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
-	scripts/check-cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
+	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES) || true
+	@scripts/labs/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
+	scripts/coccinelle/cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
-	scripts/check-learner-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
+	scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
@@ -179,55 +184,58 @@ check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if y
 endif
 
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
-	@scripts/check-cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
+	@scripts/coccinelle/cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
 
 cocci-boot: kernel checker ## convert real drivers (qemu/real-drivers/) for the kit kernel, build that kernel, boot both, compare data, VmFlags, errno
-	@scripts/check-real-driver.sh $(KSRC) $(KOBJ) $(CHECKER)
+	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER)
 
 cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12 and 7.x trees the semantic patch converts, and why not the others
-	@scripts/cocci-report.sh
+	@scripts/coccinelle/cocci-report.sh
 
 cocci-proof: cocci-report ## apply the semantic patch to every real driver the report calls convertible; build each (-Werror) and checkpatch it
-	@scripts/cocci-proof.sh
+	@scripts/coccinelle/cocci-proof.sh
 
 bench: kernel checker ## the performance lab: legacy remap, fault-per-page and remap action side by side in one guest (mainline too, if built); BENCH=short: make check's guard
-	@scripts/run-bench.sh $(if $(filter short,$(BENCH)),--short) $(KOBJ) $(CHECKER)
+	@scripts/perf/bench.sh $(if $(filter short,$(BENCH)),--short) $(KOBJ) $(CHECKER)
 
 bench-docs: kernel checker ## make bench, and write its table and plot into Documentation/ for the performance page
-	@scripts/run-bench.sh --docs $(KOBJ) $(CHECKER)
+	@scripts/perf/bench.sh --docs $(KOBJ) $(CHECKER)
 
 stress: kernel checker ## every driver side by side in a 2-CPU guest: processes, threads, fork, mremap, injected failures, rmmod; STRESS=short: make check's run
-	@scripts/run-stress.sh $(if $(filter short,$(STRESS)),--short) $(KOBJ) $(CHECKER)
+	@scripts/perf/stress.sh $(if $(filter short,$(STRESS)),--short) $(KOBJ) $(CHECKER)
 
 kernel-profile: kernel-source ## build the kit kernel once more with every compiler call timed: where the build time goes
-	@scripts/kernel-build-profile.sh $(KSRC) $(FRAGMENT)
+	@scripts/dev/kernel-profile.sh $(KSRC) $(FRAGMENT)
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
-	@SOLUTION=$(SOLUTION) scripts/build-stage-module.sh $(KOBJ) $(MAINLINE_STAGES)
+	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES)
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(MAINLINE_STAGES)
 
 boot: kernel modules checker ## boot STAGE=N with an interactive shell (module loaded, checks on PATH)
 	@qemu/make-initramfs.sh "$$(qemu/stages.sh conf $(STAGE))" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio.gz
-	@echo ">> booting stage $(STAGE); leave the shell to power off (Ctrl-A x kills QEMU)"
+	@echo ">> booting stage $(STAGE) under $$(qemu/accel.sh --why); leave the shell to power off (Ctrl-A x kills QEMU)"
 	@qemu/boot.sh $(if $(STAGE_NEEDS_MAINLINE),$(KOBJ_MAINLINE),$(KOBJ))/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio.gz - \
 		"$$(qemu/stages.sh get $(STAGE) STAGE_CMDLINE)"
+
+record-times: ## after a timed make check: write its timeline and figures into Documentation/measured-times.inc and the README
+	@scripts/dev/record-times.sh $(TOTAL)
 
 fresh-machine-test: ## (root, SUITE=bookworm|trixie) make then make check in a fresh minbase debootstrap chroot of that Debian release
 	@test -n "$(SUITE)" || { echo "usage: make fresh-machine-test SUITE=bookworm|trixie" >&2; exit 2; }
 	@scripts/dev/fresh-machine-test.sh $(SUITE) $(CHROOT)
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
-	@scripts/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)
+	@scripts/series/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)
 
 export-patches: ## write build/kernel-git's commits back to patches/ (git format-patch)
-	@scripts/export-patches.sh $(BUILD)/kernel-git $(PATCHES)
+	@scripts/series/export-patches.sh $(BUILD)/kernel-git $(PATCHES)
 
 check-series: packages ## bisectability: build the test kernel after each patch (incremental)
-	@scripts/check-series.sh $(TARBALL) $(PATCHES) $(FRAGMENT) $(BUILD)/series
+	@scripts/series/check-series.sh $(TARBALL) $(PATCHES) $(FRAGMENT) $(BUILD)/series
 
 check-stock: kernel checker ## oracle: run the in-tree user checks on unpatched 6.12
-	@scripts/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(KOBJ) $(CHECKER)
+	@scripts/series/check-stock.sh $(TARBALL) $(FRAGMENT) $(BUILD)/stock $(KOBJ) $(CHECKER)
 
 clean: ## remove build outputs, keep the unpacked and built kernel (and your work/)
 	rm -rf $(BUILD)/modules $(BUILD)/initramfs $(BUILD)/logs $(BUILD)/skeletons $(CHECKER) $(HTML)

@@ -1,17 +1,14 @@
 #!/usr/bin/env bash
-# Boot a guest under TCG with QEMU's edu device and a hard timeout.
+# Boot a guest with QEMU's edu device and a hard timeout, under KVM when
+# /dev/kvm is usable and TCG otherwise (qemu/accel.sh decides; KIT_ACCEL=tcg
+# or kvm forces one).
 # Usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA_CMDLINE]  (LOG "-" = interactive)
 set -euo pipefail
 
 kernel=$1 initrd=$2 log=$3 extra=${4:-}
 timeout_s=${KIT_BOOT_TIMEOUT:-180}
-# KIT_ACCEL=kvm (on a laptop with a usable /dev/kvm) boots in well under a
-# second, falling back to TCG if KVM cannot start; TCG is the default, and
-# what the kit's figures and CI use.
-accel=(-accel tcg)
-if [ "${KIT_ACCEL:-tcg}" = kvm ]; then
-	accel=(-accel kvm -accel tcg)
-fi
+here=$(dirname "$(realpath "$0")")
+accel=(-accel "$("$here/accel.sh")")
 # KIT_CPUS: virtual CPUs (a stage.conf's STAGE_CPUS; make stress uses 2, which
 # TCG runs on two host threads). One socket each: without ACPI the kernel
 # finds its CPUs in SeaBIOS's MP table, which lists one processor per socket.
@@ -24,8 +21,8 @@ if [ "$log" = - ]; then
 	exec "${qemu[@]}" -append "$cmdline kit.shell"
 fi
 mkdir -p "$(dirname "$log")"
-# make check's first guest: the time of its start, for scripts/record-times.sh.
-timings="$(dirname "$(dirname "$(realpath "$0")")")/build/timings"
+# make check's first guest: the time of its start, for scripts/dev/record-times.sh.
+timings="$(dirname "$here")/build/timings"
 [ ! -d "$timings" ] || [ -f "$timings/first-boot" ] || date +%s >"$timings/first-boot"
 rc=0
 timeout --kill-after=10 "$timeout_s" "${qemu[@]}" -append "$cmdline" </dev/null >"$log" 2>&1 || rc=$?

@@ -72,7 +72,7 @@ for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci c
 	else
 		p=0 f=1 s=0 secs=-
 	fi
-	# Which source a stage's module was built from (scripts/build-stage-module.sh).
+	# Which source a stage's module was built from (scripts/labs/modules.sh).
 	checked=-
 	[ -f "$kit_root/build/modules/$id/.checked" ] && checked=$(cut -f2 "$kit_root/build/modules/$id/.checked")
 	printf '%-16s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"

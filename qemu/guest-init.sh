@@ -101,7 +101,7 @@ run_variants() {
 	done
 }
 
-# The TODO mutation proof (scripts/check-todos.sh) boots one guest for all
+# The TODO mutation proof (scripts/labs/check-todos.sh) boots one guest for all
 # of a stage's mutants: STAGE_MUTANTS names them; mutant M's modules are in
 # /lib/mutants/M/ and its checks in STAGE_MUTANT_CHECKS_M. Each is loaded,
 # checked (TAP sections M.CHECK, its variants included) and unloaded in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Readers of a guest's console log, for the scripts that boot a guest of
-# their own (qemu/run-stage.sh, scripts/run-bench.sh, scripts/run-stress.sh):
+# their own (qemu/run-stage.sh, scripts/perf/bench.sh, scripts/perf/stress.sh):
 # the markers are those qemu/guest-init.sh prints. Source it.
 #   kit_log_section LOG NAME   the lines of the TAP section NAME
 #   kit_guest_finished LOG     succeeds if the guest ran to its last line

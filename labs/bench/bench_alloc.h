@@ -4,7 +4,7 @@
  *
  * The lab drivers allocate their buffer with alloc_pages(), which cannot hand
  * out more than 2^MAX_PAGE_ORDER pages (1024 on x86) in one physically
- * contiguous block. For the 4096-page measurement, scripts/build-module-set.sh
+ * contiguous block. For the 4096-page measurement, scripts/labs/build-module-set.sh
  * builds bench instances whose alloc_pages() + split_page() is replaced by
  * bench_alloc_contig_pages() below (and this header is included). The
  * pages it returns are order-0 pages with one reference each, as after

@@ -14,7 +14,7 @@
  *    own timing varies when nothing but the CPU is involved.
  *
  * Every sample goes to stdout as a TAP comment "# csv,KIND,DRIVER,PAGES,
- * REP,TICKS" (TSC ticks, see now_ticks()); scripts/bench-report.py turns
+ * REP,TICKS" (TSC ticks, see now_ticks()); scripts/perf/bench-report.py turns
  * them into the table, the CSV and the plot. The drivers take turns within
  * each repetition, so a slow moment of the host is spread over all of
  * them. The TAP tests only say

@@ -10,7 +10,7 @@
  * fs/aio.c as Debian ships it, once with fs/aio.c as the conversion aid
  * (scripts/coccinelle/mmap_prepare.cocci) rewrote it. Each test asserts the
  * behaviour it knows, and prints what it saw as "# observed: KEY=VALUE"
- * lines; scripts/check-real-driver.sh compares those lines between the two
+ * lines; scripts/coccinelle/cocci-boot.sh compares those lines between the two
  * guests, so the converted driver must behave exactly as the original.
  *
  * Environment: none.

@@ -147,7 +147,7 @@ void lab_pattern_fill(volatile void *buf, size_t len, uint32_t seed,
 long lab_pattern_check(const volatile void *buf, size_t len, uint32_t seed,
 		       unsigned long base, uint32_t *want, uint32_t *got);
 
-/* Real drivers, booted twice (scripts/check-real-driver.sh) --------------- */
+/* Real drivers, booted twice (scripts/coccinelle/cocci-boot.sh) --------------- */
 
 /*
  * Print "# observed: KEY=VALUE": what a check saw, which the harness

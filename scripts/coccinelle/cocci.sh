@@ -1,0 +1,317 @@
+#!/usr/bin/env bash
+# make cocci: scripts/coccinelle/mmap_prepare.cocci on stage 0's legacy
+# driver, for both targets, as TAP. Each converted driver must be reported
+# convertible, build with W=1 (warnings are errors), pass checkpatch --strict,
+# and pass stage 2's checks unchanged in a guest of its kernel: the kit's
+# 6.12 kernel for the default target, the mainline kernel for -D mainline
+# (skipped, with the reason, when that kernel is unavailable).
+# Writes build/logs/cocci.result for the summary of make check; with
+# --target mainline only that target (build/logs/cocci-mainline.result), with
+# --target kit all but that target (make check runs the kit part while the
+# mainline kernel still builds).
+# Usage: cocci.sh [--target kit|mainline] KERNEL_SRC KERNEL_OBJ CHECKER_DIR
+set -uo pipefail
+
+targets=(kit mainline) result_name=cocci
+if [ "${1:-}" = --target ]; then
+	targets=("$2")
+	[ "$2" != mainline ] || result_name=cocci-mainline
+	shift 2
+fi
+
+src=$(realpath "$1") kobj=$(realpath "$2") checker=$(realpath "$3")
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/../../qemu/stages.sh"
+conv="$kit_root/scripts/coccinelle/mmap-prepare.sh"
+out="$kit_root/build/cocci"
+logs="$kit_root/build/logs"
+mkdir -p "$out" "$logs"
+start=$(date +%s)
+# shellcheck source=scripts/lib/tap.sh
+. "$here/../lib/tap.sh"
+# shellcheck source=scripts/lib/checkpatch-run.sh
+. "$here/../lib/checkpatch-run.sh"
+
+legacy="$kit_root/labs/00-legacy-mmap"
+target_stage=2
+echo "TAP version 13"
+if ! command -v spatch >/dev/null; then
+	result 1 "spatch is installed (Debian package coccinelle; make packages)"
+	echo "1..$n"
+	echo "$result_name $passed $failed $skipped -" >"$logs/$result_name.result"
+	exit 1
+fi
+echo "# $(spatch --version | head -n 1)"
+
+# Stage 0 as it is ("plain": it returns remap_pfn_range()'s error), and a
+# variant that translates that error ("errno": if (remap...) return -EAGAIN;
+# return 0;), which becomes an error hook (kit) or error_override (mainline).
+variants="$out/variants"
+rm -rf "$variants" && mkdir -p "$variants/plain" "$variants/errno"
+cp "$legacy/mmap_lab0.c" "$variants/plain/"
+python3 - "$legacy/mmap_lab0.c" "$variants/errno/mmap_lab0.c" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+new, n = re.subn(r"\treturn (remap_pfn_range\(vma, vma->vm_start,\n)\s*(.*?),\n\s*(size, vma->vm_page_prot)\);",
+                 "\tif (\\1\\t\\t\\t    \\2,\\n\\t\\t\\t    \\3))\\n\\t\\treturn -EAGAIN;\\n\\treturn 0;", text)
+open(sys.argv[2], "w").write(new if n == 1 else text)
+PY
+# A third ("locals") keeps the size and the protection in locals, as many
+# drivers do: the size assigned once after the declarations, the remap's
+# protection a copy of the VMA's (which the conversion makes the
+# descriptor's own; make cocci-proof builds real drivers that also change
+# it with pgprot_noncached()).
+mkdir -p "$variants/locals"
+python3 - "$legacy/mmap_lab0.c" "$variants/locals/mmap_lab0.c" <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+for old, new in (
+        ("\tunsigned long size = vma->vm_end - vma->vm_start;\n\n",
+         "\tunsigned long size;\n\tpgprot_t prot;\n\n\tsize = vma->vm_end - vma->vm_start;\n"
+         "\tprot = vma->vm_page_prot;\n\n"),
+        ("size, vma->vm_page_prot);", "size, prot);")):
+    if text.count(old) != 1:
+        text = ""
+        break
+    text = text.replace(old, new)
+open(sys.argv[2], "w").write(text)
+PY
+
+# Convert VARIANT of stage 0 for TARGET and check the result: report mode,
+# patch mode, checkpatch, a W=1 -Werror build and stage 2's checks in a
+# guest, with the errno user space must see when the action fails.
+check_conversion() { # TARGET VARIANT ERRNO
+	local target=$1 variant=$2 errno=$3 name="$1/$2"
+	local flags=() stage_kobj=$kobj kernel_conf=() src_c="$variants/$2/mmap_lab0.c"
+	if [ "$target" = mainline ]; then
+		flags+=(--mainline)
+		stage_kobj="$kit_root/build/kernel-mainline"
+		kernel_conf=(STAGE_KERNEL=mainline)
+	fi
+	local dir="$out/$target-$variant"
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$legacy/Kbuild" "$dir/"
+
+	if [ "$variant" = errno ] && ! grep -q 'return -EAGAIN;' "$src_c"; then
+		result 1 "$name: stage 0's remap could be rewritten into 'if (remap...) return -EAGAIN;' (did stage 0 change?)"
+		return
+	fi
+	if [ "$variant" = locals ] && ! grep -q 'size, prot);' "$src_c"; then
+		result 1 "$name: stage 0's size and protection could be moved into locals (did stage 0 change?)"
+		return
+	fi
+	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
+	grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$' <<<"$report"
+	result $? "$name: report mode says mmap_lab_mmap is convertible" "$report"
+
+	cp "$src_c" "$dir/"
+	log=$("$conv" "${flags[@]}" "$dir/mmap_lab0.c" 2>&1 >/dev/null)
+	rc=$?
+	# The code, without its comments and strings, has no VMA left.
+	code=$(python3 -c 'import re,sys; print(re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", open(sys.argv[1]).read(), flags=re.S))' "$dir/mmap_lab0.c")
+	[ "$rc" = 0 ] && grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' <<<"$code" &&
+		! grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' <<<"$code" || rc=1
+	local what="no VMA, remap or vm_flags_*() call left"
+	if [ "$variant" = errno ]; then
+		if [ "$target" = mainline ]; then
+			grep -q 'desc->action.error_override = -EAGAIN;' <<<"$code" || rc=1
+			what="$what; the errno is desc->action.error_override"
+		else
+			grep -q 'desc->action.error_hook = mmap_lab_mmap_error;' <<<"$code" || rc=1
+			what="$what; the errno comes from an error hook"
+		fi
+	fi
+	if [ "$variant" = locals ]; then
+		! grep -qw prot <<<"$code" || rc=1
+		what="$what; no protection local left"
+	fi
+	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
+	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
+
+	cp_out=$(checkpatch -f "$dir/mmap_lab0.c")
+	rc=0
+	grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
+	result "$rc" "$name: the converted driver is checkpatch --strict clean" "$cp_out"
+
+	if [ "$target" = mainline ]; then
+		why=$(kit_mainline_unavailable)
+		if [ -n "$why" ]; then
+			skip "$name: the converted driver builds" "$why"
+			skip "$name: the converted driver passes stage $target_stage's checks" "$why"
+			return
+		fi
+	fi
+	build=$(make -s -C "$stage_kobj" M="$dir" W=1 KCFLAGS=-Werror modules 2>&1)
+	rc=$?
+	result "$rc" "$name: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
+	[ "$rc" = 0 ] || return
+
+	# Stage 0's device and module, stage 2's checks and expectations: the
+	# converted driver must now behave as the remap-action stage does, with
+	# the errno of the variant when the action fails.
+	conf="$dir/stage.conf"
+	kit_conf_override "$legacy/stage.conf" "$conf" \
+		STAGE_TITLE="stage 0 ($variant) converted by mmap_prepare.cocci ($target)" "${kernel_conf[@]}" \
+		STAGE_CHECKS="$(kit_stage_get "$target_stage" STAGE_CHECKS)" \
+		MMAP_LAB_VMFLAGS="$(kit_stage_get "$target_stage" MMAP_LAB_VMFLAGS)" \
+		MMAP_LAB_ACTION="$(kit_stage_get "$target_stage" MMAP_LAB_ACTION)" \
+		MMAP_LAB_ACTION_ERRNO="$errno"
+	run="cocci-boot-$target-$variant"
+	boot=$(KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$dir" KIT_RUN_NAME="$run" \
+		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" 0 2>&1)
+	rc=$?
+	read -r _ p f s _ <"$logs/$run.result"
+	result "$rc" "$name: the converted driver passes stage $target_stage's checks in a guest, a failed action giving $errno ($p passed, $f failed, $s skipped)" \
+		"$(echo "$boot" | grep -E '^not ok')"
+}
+
+for target in "${targets[@]}"; do
+	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+	check_conversion "$target" errno EAGAIN
+	check_conversion "$target" locals "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+done
+
+# A hook it cannot convert is reported and left alone: stage 0 with a
+# remap of one page only (a partial remap has no whole-VMA action).
+# (once, with the kit target: it is the same for both).
+if [ "$result_name" = cocci ]; then
+	partial="$out/partial/mmap_lab0.c"
+	mkdir -p "$(dirname "$partial")"
+	sed 's/unsigned long size = vma->vm_end - vma->vm_start;/unsigned long size = PAGE_SIZE;/' \
+		"$legacy/mmap_lab0.c" >"$partial"
+	cp "$partial" "$partial.orig"
+	report=$("$conv" --report "$partial" 2>&1)
+	grep -q 'mmap_lab_mmap: not converted: a remap that is partial' <<<"$report"
+	result $? "a partial remap is reported as not convertible, with its line ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
+	for flags in "" --mainline; do
+		# shellcheck disable=SC2086 # empty or one word
+		"$conv" $flags "$partial" >/dev/null 2>&1
+		cmp -s "$partial" "$partial.orig"
+		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
+	done
+	# The remap's protection in a local that branches set, the cases of
+	# scripts/coccinelle/protection-cases.py: converted, each must be the
+	# expected code (no branch left empty), checkpatch --strict clean and
+	# build with W=1 -Werror; the others reported, with their reason, and
+	# left untouched. All in one conversion, one report and one build.
+	cases="$out/protection"
+	rm -rf "$cases"
+	mapfile -t names < <("$here/protection-cases.py" "$legacy/mmap_lab0.c" "$cases/src")
+	mkdir -p "$cases/converted"
+	cp "$cases"/src/*.c "$cases/converted/"
+	report=$("$conv" --report "$cases"/src/*.c 2>&1)
+	"$conv" "$cases"/converted/*.c >/dev/null 2>&1
+	built=()
+	for name in "${names[@]}"; do
+		expected=$(cat "$cases/src/$name.expected") c="$cases/converted/$name.c"
+		if [[ "$expected" == report:* ]]; then
+			verdict=$(grep -F "/$name.c:" <<<"$report")
+			rc=1
+			cmp -s "$c" "$cases/src/$name.c" &&
+				grep -qF "mmap_lab_mmap: not converted: ${expected#report: }" <<<"$verdict" && rc=0
+			result "$rc" "protection case $name: reported and left untouched (${expected#report: })" "$verdict"
+			continue
+		fi
+		got=$(python3 -c 'import re, sys
+m = re.search(r"unsigned long size = vma_desc_size\(desc\);\n\n(.*?)\t/\*\n\t \* MAP_SHARED", open(sys.argv[1]).read(), re.S)
+print(m.group(1) if m else "(no converted hook)")' "$c")
+		rc=1
+		[ "$got" = "$expected" ] && grep -qF "/$name.c:88: mmap_lab_mmap: convertible" <<<"$report" && rc=0
+		result "$rc" "protection case $name: reported convertible, converted to the expected code" \
+			"$(diff <(echo "$expected") <(echo "$got"))"
+		cp_out=$(checkpatch -f "$c")
+		rc=0
+		grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
+		result "$rc" "protection case $name: checkpatch --strict clean" "$cp_out"
+		built+=("${name//-/_}.o")
+	done
+	echo "obj-m := ${built[*]}" >"$cases/converted/Kbuild"
+	for name in "${names[@]}"; do
+		[ "$name" = "${name//-/_}" ] || mv "$cases/converted/$name.c" "$cases/converted/${name//-/_}.c"
+	done
+	build=$(make -s -C "$kobj" M="$cases/converted" W=1 KCFLAGS=-Werror modules 2>&1)
+	result $? "the ${#built[@]} converted protection cases build with W=1 -Werror against $(basename "$kobj")" "$build"
+
+	# make cocci-report's way: from the top of a tree inside a git work tree
+	# (build/linux, inside the kit's), relative paths, several files in one
+	# run: a verdict for each file.
+	tree_files=(./arch/arc/kernel/arc_hostlink.c ./arch/powerpc/kvm/book3s_64_vio.c ./arch/mips/sibyte/common/sb_tbprof.c)
+	report=$(cd "$src" && "$conv" --report "${tree_files[@]}" 2>&1)
+	rc=0
+	for f in "${tree_files[@]}"; do grep -q "^${f//./\\.}:[0-9]" <<<"$report" || rc=1; done
+	result "$rc" "report mode in a git tree, relative paths as make cocci-report gives them: a verdict for each of ${#tree_files[@]} files" "$report"
+
+	# A comparison of named flags has a mainline form (some flags set, the
+	# others clear): stage 0 comparing its flags is converted on both
+	# targets. A mask that is not named VM_* flags has none: reported and
+	# untouched on mainline, converted on the kit.
+	compare="$out/compare/mmap_lab0.c"
+	mkdir -p "$(dirname "$compare")"
+	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if ((vma->vm_flags \& (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE)/' \
+		"$legacy/mmap_lab0.c" >"$compare"
+	"$conv" --mainline "$compare" >/dev/null 2>&1
+	grep -q 'if (!vma_desc_test(desc, VMA_MAYSHARE_BIT) || vma_desc_test(desc, VMA_SHARED_BIT))' "$compare"
+	result $? "--mainline converts a comparison of named flags: (flags & (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE is !vma_desc_test(MAYSHARE) || vma_desc_test(SHARED)" \
+		"$(grep -n 'vma_desc_test\|vm_flags' "$compare")"
+	mask="$out/mask/mmap_lab0.c"
+	mkdir -p "$(dirname "$mask")"
+	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if (!(vma->vm_flags \& mmap_lab_required))/' "$legacy/mmap_lab0.c" >"$mask"
+	cp "$mask" "$mask.orig"
+	report=$("$conv" --report --mainline "$mask" 2>&1)
+	"$conv" --mainline "$mask" >/dev/null 2>&1
+	rc=1
+	cmp -s "$mask" "$mask.orig" &&
+		grep -q 'mmap_lab_mmap: not converted: flags not named VM_\* flags, or used other than in a test' <<<"$report" && rc=0
+	result "$rc" "--mainline reports a test of a mask variable and leaves it untouched ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
+	"$conv" "$mask" >/dev/null 2>&1
+	grep -q '(desc->vm_flags & mmap_lab_required)' "$mask"
+	result $? "the kit target converts the same test (desc->vm_flags)"
+
+	# A real driver: /dev/zero of unpatched 6.12 (drivers/char/mem.c). Its
+	# hook returns early under #ifndef CONFIG_MMU, code spatch does not see:
+	# both targets must report that and leave the file untouched. Without
+	# that block it is the shmem_zero_setup() / vma_set_anonymous() rows of
+	# the idiom table: converted on mainline, reported on the kit.
+	zero="$out/zero/mem.c"
+	mkdir -p "$(dirname "$zero")"
+	# The unpatched file, kept by scripts/kernel/kernel-source.sh (else from
+	# the tarball, which takes seconds to reach it).
+	tarballs=(/usr/src/linux-source-6.12.tar.*)
+	tarball=${tarballs[0]}
+	if cp "$src-pristine/drivers/char/mem.c" "$zero" 2>/dev/null ||
+		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$zero" 2>/dev/null; then
+		cp "$zero" "$zero.orig"
+		for flags in "" --mainline; do
+			# shellcheck disable=SC2086 # empty or one word
+			report=$("$conv" --report $flags "$zero" 2>&1)
+			# shellcheck disable=SC2086
+			"$conv" $flags "$zero" >/dev/null 2>&1
+			rc=1
+			cmp -s "$zero" "$zero.orig" && grep -q 'mmap_zero: not converted: part of it was not parsed' <<<"$report" && rc=0
+			result "$rc" "${flags:-kit target}: 6.12's /dev/zero hook, which spatch cannot parse in full (#ifndef CONFIG_MMU), is reported and left untouched" "$report"
+		done
+		python3 - "$zero.orig" "$zero" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+open(sys.argv[2], "w").write(re.sub(r"(static int mmap_zero\(.*?\n\{\n)#ifndef CONFIG_MMU\n\treturn -ENOSYS;\n#endif\n", r"\1", text, flags=re.S))
+PY
+		report=$("$conv" --report "$zero" 2>&1)
+		grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$report"
+		result $? "kit target: /dev/zero without that block is reported for vma_set_anonymous()" "$report"
+		"$conv" --mainline "$zero" >/dev/null 2>&1
+		code=$(sed -n '/^static int mmap_zero_prepare(/,/^}/p' "$zero")
+		grep -q 'return shmem_zero_setup_desc(desc);' <<<"$code" && grep -q 'vma_desc_set_anonymous(desc);' <<<"$code" &&
+			! grep -qw vma <<<"$code"
+		result $? "--mainline: /dev/zero without that block becomes shmem_zero_setup_desc() and vma_desc_set_anonymous()" "$code"
+	else
+		result 1 "6.12's drivers/char/mem.c can be read from ${tarball:-/usr/src/linux-source-6.12.tar.*} (make packages)"
+	fi
+fi
+
+secs=$(($(date +%s) - start))
+echo "1..$n"
+echo "# make cocci: ${secs} s; the converted drivers and their diffs are in build/cocci/"
+echo "$result_name $passed $failed $skipped $secs" >"$logs/$result_name.result"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Fetch Debian's mainline kernel source (scripts/kernel/fetch-mainline-source.sh)
+# and build it in build/kernel-mainline: tinyconfig + qemu/kernel.config +
+# qemu/kernel-mainline.config, the same debug options as the 6.12 kernel.
+#
+# When the source cannot be had (no network, no linux-source-7.* served) the
+# reason goes to build/mainline-unavailable and the script succeeds: the
+# mainline stages are then reported as skipped, with that reason, never as
+# passed. A failed build fails.
+#
+# Usage: kernel-mainline.sh              fetch and build, in the foreground
+#        kernel-mainline.sh --start      in the background (nice), for make
+#                                        check: fetch, configure and prepare
+#                                        now, build after --go (so the 6.12
+#                                        kernel builds alone)
+#        kernel-mainline.sh --start --now  the same, building at once
+#        kernel-mainline.sh --go         let a --start build begin
+#        kernel-mainline.sh --wait       wait for a --start (implies --go) and
+#                                        print its log; with none pending,
+#                                        fetch and build here
+set -euo pipefail
+
+here=$(dirname "$(realpath "$0")")
+kit_root=$(dirname "$(dirname "$here")")
+build="$kit_root/build"
+src="$build/mainline-src" obj="$build/kernel-mainline"
+log="$build/logs/mainline-kernel.log" status="$build/logs/mainline-kernel.status"
+pending="$build/logs/mainline-kernel.pending"
+go_file="$build/logs/mainline-kernel.go"
+unavailable="$build/mainline-unavailable"
+
+# Fetch and unpack the pinned source; 1 when it cannot be had (the reason is
+# then in $unavailable), 0 when it is ready, the fetch's status on an error.
+fetch() {
+	local rc=0
+	rm -f "$unavailable"
+	"$here/fetch-mainline-source.sh" "$src" 2> >(tee "$build/logs/mainline-fetch.err" >&2) || rc=$?
+	if [ "$rc" = 3 ]; then
+		sed -n 's/^mainline source unavailable: //p' "$build/logs/mainline-fetch.err" >"$unavailable"
+		echo "################################################################" >&2
+		echo "WARNING: no mainline kernel: $(cat "$unavailable")" >&2
+		echo "WARNING: the mainline stages will be reported as skipped." >&2
+		echo "################################################################" >&2
+		return 1
+	fi
+	return "$rc"
+}
+
+fragments=("$kit_root/qemu/kernel.config" "$kit_root/qemu/kernel-mainline.config")
+
+# Does build/kernel-mainline need (re)building?
+stale() {
+	[ ! -f "$obj/.stamp-kernel-built" ] ||
+		[ -n "$(find "$src/.kit-source-version" "${fragments[@]}" -newer "$obj/.stamp-kernel-built" 2>/dev/null)" ]
+}
+
+build() {
+	if stale; then
+		# A build that fails must not leave an older image to boot.
+		rm -f "$obj/.stamp-kernel-built"
+		# (explicit: callers run this under "||", where set -e is off)
+		"$here/kernel.sh" "$src" "$obj" "${fragments[@]}" || return
+		touch "$obj/.stamp-kernel-built"
+	else
+		# Quiet as a dependency (make check STAGE=5: its first line names
+		# the file it checks), as the 6.12 kernel is.
+		[ -n "${KIT_QUIET_UP_TO_DATE:-}" ] ||
+			echo ">> mainline kernel up to date in ${obj#"$kit_root"/} ($(cat "$src/.kit-package-version"))"
+	fi
+}
+
+fetch_and_build() {
+	local rc=0
+	fetch || rc=$?
+	[ "$rc" != 1 ] || return 0
+	[ "$rc" = 0 ] || return "$rc"
+	build
+}
+
+# The background job of --start: fetch now, build once --go says so (or at
+# once when $go_file is already there). It gives up when the make that
+# started it ($1) is gone before that, so a failed or interrupted make
+# check leaves nothing behind.
+background() {
+	local make_pid=$1 start rc=0
+	start=$(date +%s)
+	fetch || rc=$?
+	if [ "$rc" = 0 ]; then
+		# Before the go, configure and prepare: their single-threaded part
+		# takes only what the 6.12 build leaves idle (this job runs at nice
+		# 19). A failure here shows again in the build below.
+		! stale || "$here/kernel.sh" --prepare-only "$src" "$obj" "${fragments[@]}" || true
+		while [ ! -f "$go_file" ]; do
+			if ! kill -0 "$make_pid" 2>/dev/null; then
+				echo ">> make is gone before the go: not building the mainline kernel"
+				return 1
+			fi
+			sleep 1
+		done
+		echo ">> building (waited $(($(date +%s) - start)) s since the start for the 6.12 kernel)"
+		build
+	elif [ "$rc" = 1 ]; then
+		rc=0
+	fi
+	return "$rc"
+}
+
+# The row of make check's summary for the mainline kernel itself
+# (build/logs/mainline-kernel.result): passed when built, skipped when the
+# source could not be had (build/mainline-unavailable says why), failed
+# when the fetch or the build failed: its stages are then skipped, and this
+# row is the failure that make check counts.
+record() { # STATUS
+	local counts="1 0 0"
+	if [ "$1" != 0 ]; then
+		counts="0 1 0"
+	elif [ -s "$unavailable" ]; then
+		counts="0 0 1"
+	fi
+	echo "mainline-kernel $counts -" >"$build/logs/mainline-kernel.result"
+}
+
+mkdir -p "$build/logs" "$build/timings"
+case "${1:-}" in
+''|--wait)
+	if [ "${1:-}" = '' ] || [ ! -f "$pending" ]; then
+		# In the foreground (--wait with no background build pending:
+		# quick when up to date).
+		rm -f "$status"
+		rc=0
+		fetch_and_build || rc=$?
+		echo "$rc" >"$status"
+		record "$rc"
+		exit "$rc"
+	fi
+	touch "$go_file"
+	if [ ! -f "$status" ]; then
+		echo ">> waiting for the mainline kernel build (log: ${log#"$kit_root"/})"
+		while [ ! -f "$status" ]; do sleep 2; done
+	fi
+	rm -f "$pending"
+	sed 's/^/   /' "$log"
+	record "$(cat "$status")"
+	exit "$(cat "$status")"
+	;;
+--start)
+	rm -f "$status" "$go_file"
+	[ "${2:-}" != --now ] || touch "$go_file"
+	touch "$pending"
+	echo ">> fetching the mainline kernel in the background (log: ${log#"$kit_root"/})"
+	# The make that runs make check (a recipe line's shell is its child).
+	make_pid=${KIT_OWNER_PID:-$PPID}
+	(
+		rc=0
+		nice -n 19 "$0" --background "$make_pid" >"$log" 2>&1 || rc=$?
+		echo "$rc" >"$status"
+	) </dev/null &
+	;;
+--background)
+	background "$2"
+	;;
+--go)
+	touch "$go_file"
+	[ ! -f "$pending" ] || echo ">> the mainline kernel now builds in the background (log: ${log#"$kit_root"/})"
+	;;
+*)
+	echo "usage: $0 [--start [--now] | --go | --wait]" >&2
+	exit 2
+	;;
+esac

@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# Prove that every TODO of every lab stage is checked (mutation proof):
+#  - for each TODO N of a stage (STAGE_TODO_CHECKS in its stage.conf), the
+#    solution with only TODO N's answer removed builds, boots, and fails at
+#    least one of the checks named for N (a "not ok" line of that test: a
+#    guest that crashes does not count);
+#  - the untouched skeleton fails some checks (how many is printed).
+# One kbuild run and one guest per stage: kbuild builds every mutant of the
+# stage at once, each in a folder of its own (a build per mutant would pay
+# kbuild's start-up, about 2 s, each time); the guest loads each mutant in
+# turn, runs the checker programs its named checks belong to, and unloads it
+# (qemu/guest-init.sh, STAGE_MUTANTS). When the joint build fails, each
+# mutant is built alone, to tell which one does not build; when that guest
+# does not run cleanly, one guest per mutant instead. Prints a table per
+# stage and TAP, ends with "N passed, N failed" and writes
+# build/logs/NAME.result (--result NAME, default todos) for the summary
+# table of make check.
+# Usage: check-todos.sh [--result NAME] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
+#        (default: every lab stage)
+set -uo pipefail
+
+result_name=todos
+if [ "${1:-}" = --result ]; then
+	result_name=$2
+	shift 2
+fi
+kobj=$(realpath "$1") checker=$(realpath "$2")
+shift 2
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=scripts/labs/stage-todos.sh
+. "$here/stage-todos.sh"
+logs="$kit_root/build/logs"
+mutants="$kit_root/build/mutants"
+mkdir -p "$logs" "$mutants"
+start=$(date +%s)
+passed=0 failed=0 skipped=0 n=0 tap=() waited=0
+
+result() { # OK(0/1) DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		tap+=("ok $n - $2")
+		passed=$((passed + 1))
+	else
+		tap+=("not ok $n - $2")
+		failed=$((failed + 1))
+	fi
+}
+
+# The checker program that defines the fixture of a test "fixture.test".
+program_of() {
+	grep -l "^FIXTURE(${1%%.*})" "$kit_root"/labs/checker/check_*.c | head -n 1 | xargs -r basename | sed 's/\.c$//'
+}
+
+# Write the sources of the mutant of stage dir $1 (TODO $2, or "" for the
+# whole skeleton) into the new folder $3.
+write_mutant() {
+	rm -rf "$3" && mkdir -p "$3"
+	cp "$1/Kbuild" "$3/"
+	for c in "$1"/*.c; do
+		"$here/make-skeleton.sh" "$c" "$3/$(basename "$c")" "$2" || return 1
+	done
+}
+
+# Build the mutants NAME... of the batch folder $1 (subfolders NAME/, each
+# with the stage's modules $2) in one kbuild run: named .ko targets skip
+# kbuild's check that module names are unique, which these are not. Fails if
+# any of them does not build; the log $3 says why.
+build_mutants() { # BATCH "MODULE..." LOG NAME...
+	local batch=$1 modules=$2 log=$3 name module targets=()
+	shift 3
+	for name; do
+		for module in $modules; do targets+=("$name/$module.ko"); done
+	done
+	echo "obj-m := ${*/%//}" >"$batch/Kbuild"
+	make -s -C "$stage_kobj" M="$batch" "${targets[@]}" >"$log" 2>&1
+}
+
+# Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
+boot_mutant() {
+	local conf="$2/stage.conf"
+	kit_conf_override "$(kit_stage_conf "$1")" "$conf" STAGE_CHECKS="$3"
+	KIT_STAGE_CONF="$conf" KIT_MODULE_DIR="$2" KIT_RUN_NAME="$4" \
+		"$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$1" >/dev/null 2>&1
+	return 0
+}
+
+# shellcheck disable=SC2046 # ids are single words
+[ $# -gt 0 ] || set -- $(kit_stage_ids)
+for id; do
+	dir=$(kit_stage_dir "$id")
+	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
+	stage_checks=$(kit_stage_get "$id" STAGE_CHECKS)
+	markers=$(kit_stage_todos "$id")
+	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
+	if [ "$(kit_stage_kernel "$id")" = mainline ]; then
+		# make check builds it in the background meanwhile.
+		wait_start=$(date +%s)
+		"$here/../kernel/kernel-mainline.sh" --wait 2>&1 | sed "s/^/   /" || true
+		waited=$((waited + $(date +%s) - wait_start))
+		why=$(kit_mainline_unavailable)
+		if [ -n "$why" ]; then
+			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why"
+			n=$((n + 1))
+			tap+=("ok $n - stage $id: every TODO # SKIP $why")
+			skipped=$((skipped + 1))
+			continue
+		fi
+	fi
+	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton, in one guest"
+	# 1. Write every mutant (and the skeleton) into a folder of the batch,
+	# $batch/todoN/ and $batch/skeleton/, and build them.
+	batch="$mutants/$id"
+	modules=$(kit_stage_get "$id" STAGE_MODULES)
+	rm -rf "$batch" && mkdir -p "$batch"
+	written=() names=() assign=()
+	declare -A why_not=() progs_of=()
+	for t in $markers; do
+		if [ -z "$(kit_todo_checks "$id" "$t")" ]; then
+			why_not[$t]="has no checks named in STAGE_TODO_CHECKS"
+		elif write_mutant "$dir" "$t" "$batch/todo$t"; then
+			written+=("todo$t")
+		else
+			why_not[$t]="cannot be generated (scripts/labs/make-skeleton.sh failed)"
+		fi
+	done
+	write_mutant "$dir" "" "$batch/skeleton" && written+=(skeleton)
+	if [ ${#written[@]} -gt 0 ] && ! build_mutants "$batch" "$modules" "$batch/build.log" "${written[@]}"; then
+		# One of them does not build: build each alone to tell which.
+		for name in "${written[@]}"; do
+			build_mutants "$batch" "$modules" "$batch/$name/build.log" "$name" || rm -f "$batch/$name"/*.ko
+		done
+	fi
+	for t in $markers; do
+		[ -z "${why_not[$t]:-}" ] || continue
+		if ! ls "$batch/todo$t"/*.ko >/dev/null 2>&1; then
+			why_not[$t]="does not build (see $batch/todo$t/build.log)"
+			continue
+		fi
+		progs_of[$t]=$(for c in $(kit_todo_checks "$id" "$t"); do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
+		names+=("todo$t") assign+=("STAGE_MUTANT_CHECKS_todo$t=${progs_of[$t]% }")
+	done
+	# The skeleton runs all of the stage's checks but check_commit_charge,
+	# which tests the kernel's accounting rather than the driver (and is the
+	# slowest), and check_unload (the batch unloads each mutant itself).
+	skeleton_checks=$(echo "$stage_checks" | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | tr '\n' ' ')
+	skeleton_built=0
+	if ls "$batch/skeleton"/*.ko >/dev/null 2>&1; then
+		skeleton_built=1
+		names+=(skeleton) assign+=("STAGE_MUTANT_CHECKS_skeleton=${skeleton_checks% }")
+	fi
+	# 2. One guest loads, checks and unloads them in turn. If it did not
+	# run to the end with a clean log, or a mutant did not load or unload,
+	# each mutant gets a guest of its own instead.
+	run="mutant-$id-batch"
+	batched=0
+	if [ ${#names[@]} -gt 0 ]; then
+		kit_conf_override "$(kit_stage_conf "$id")" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
+			STAGE_MUTANTS="${names[*]}" STAGE_MUTANT_MODULES="$modules" "${assign[@]}"
+		out=$(KIT_STAGE_CONF="$batch/stage.conf" KIT_MODULE_DIR="$batch" KIT_MUTANT_ROOT="$batch" \
+			KIT_RUN_NAME="$run" "$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$id" 2>&1)
+		# The harness's own two tests ("ID: guest ran every check ...",
+		# "ID: kernel log has no WARNING ...") must pass; the mutants'
+		# checks are meant to fail.
+		if ! grep -qF "not ok - $id: " <<<"$out" &&
+			! grep -qsE '^not ok ' "$logs/$run"/*.load.tap "$logs/$run"/*.unload.tap; then
+			batched=1
+		else
+			echo "   (the one-guest batch did not run cleanly, see build/logs/$run.log: one guest per mutant)"
+		fi
+	fi
+	# The TAP files of mutant M: its sections of the batch, or its own run.
+	mutant_taps() { # NAME
+		if [ "$batched" = 1 ]; then
+			ls "$logs/$run/$1".*.tap 2>/dev/null
+		else
+			ls "$logs/mutant-$id-$1"/*.tap 2>/dev/null
+		fi
+	}
+	# 3. The verdicts.
+	printf '   %-6s %-70s %s\n' TODO "named checks" "fails without the answer"
+	for t in $markers; do
+		checks=$(kit_todo_checks "$id" "$t")
+		verdict=no why=${why_not[$t]:-}
+		if [ -z "$why" ]; then
+			[ "$batched" = 1 ] || boot_mutant "$id" "$batch/todo$t" "${progs_of[$t]% }" "mutant-$id-todo$t"
+			mapfile -t taps < <(mutant_taps "todo$t")
+			# A check that fails because the module never loaded proves
+			# nothing about the answer (the batch already makes sure of it).
+			if [ "$batched" = 0 ] && [ ${#taps[@]} -gt 0 ] && grep -qE '^not ok [0-9]+ insmod ' "${taps[@]}"; then
+				taps=() why="does not load (see build/logs/mutant-$id-todo$t): its failed checks prove nothing"
+			fi
+			for c in $checks; do
+				if [ ${#taps[@]} -gt 0 ] && grep -qE "^not ok [0-9]+ ${c//./\\.}( |$)" "${taps[@]}"; then
+					verdict=yes why="fails $c"
+					break
+				fi
+			done
+			[ "$verdict" = yes ] || why=${why:-"every named check passed or never ran (see build/logs/$run)"}
+		fi
+		printf '   %-6s %-70.70s %s\n' "$t" "$checks" "$verdict ($why)"
+		[ "$verdict" = yes ]
+		result $? "stage $id TODO $t: the solution without its answer $why"
+	done
+	if [ "$skeleton_built" = 1 ]; then
+		[ "$batched" = 1 ] || boot_mutant "$id" "$batch/skeleton" "${skeleton_checks% }" "mutant-$id-skeleton"
+		mapfile -t taps < <(mutant_taps skeleton | grep -vE '\.(load|unload)\.tap$')
+		bad=0 total=0
+		if [ ${#taps[@]} -gt 0 ]; then
+			bad=$(cat "${taps[@]}" | grep -cE '^not ok [0-9]+ ')
+			total=$(cat "${taps[@]}" | grep -cE '^(not )?ok [0-9]+ ')
+		fi
+		echo "   skeleton: $bad of its $total checks fail"
+		[ "$bad" -gt 0 ]
+		result $? "stage $id: the untouched skeleton fails $bad of $total checks"
+	else
+		result 1 "stage $id: the untouched skeleton does not build (see $batch/skeleton/build.log)"
+	fi
+	unset why_not progs_of
+done
+
+# The proof's own time: without the wait for the mainline kernel, which
+# make check builds in the background meanwhile.
+secs=$(($(date +%s) - start - waited))
+echo "TAP version 13"
+printf '%s\n' "${tap[@]}"
+echo "1..$n"
+echo "# TODO mutation proof: ${secs} s (plus ${waited} s waiting for the mainline kernel build)"
+echo "$result_name $passed $failed $skipped $secs" >"$logs/$result_name.result"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

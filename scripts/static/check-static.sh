@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# Static checks as TAP, before any guest boots: checkpatch on every patch, lab
+# solution, the example driver and the checker sources; every skeleton
+# compiled; shellcheck on every script; the kernel's VMA userland tests; the
+# kernel pages the series changes rendered with the kernel's Sphinx setup; the
+# example driver's rename script.
+# Writes build/logs/static.result.
+# Usage: check-static.sh KERNEL_SRC KERNEL_OBJ
+set -uo pipefail
+
+src=$(realpath "$1") kobj=$(realpath "$2")
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+mkdir -p build/logs
+# The first lines of a failure's output are the ones that say what failed.
+TAP_DETAIL="head"
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/lib/checkpatch-run.sh
+. "$top/scripts/lib/checkpatch-run.sh"
+
+echo "TAP version 13"
+grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt
+while IFS= read -r p; do
+	out=$(checkpatch "$top/patches/$p")
+	errors=$(echo "$out" | grep -c ': ERROR:')
+	result "$errors" "checkpatch --strict: patches/$p has no errors" "$out"
+done <build/logs/static-series.txt
+while IFS= read -r p; do
+	out=$(checkpatch "$top/patches-mainline/$p")
+	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
+	result "$bad" "checkpatch --strict: patches-mainline/$p (kit-only) is clean" "$out"
+done < <(grep -v '^#' patches-mainline/series)
+for f in labs/[0-9][0-9]-*/*.c labs/intree/*.[ch] labs/mainline-probe/*.c labs/bench/*.h example-driver/*.c example-driver/mainline/*.c qemu/selftest/*/*.c; do
+	out=$(checkpatch -f "$top/$f")
+	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
+	result "$bad" "checkpatch --strict -f: $f is clean" "$out"
+done
+# The checker is userspace on the kselftest harness; what checkpatch says
+# there that does not apply:
+#  SPLIT_STRING            TH_LOG() messages are wrapped to fit the line; the
+#                          TAP output names the test, nobody greps a message
+#  MACRO_ARG_REUSE         the LAB_*() macros, like the harness' ASSERT_*(),
+#                          assign to and test their arguments (plain variables)
+#  MACRO_WITH_FLOW_CONTROL the harness' idiom: ASSERT_*() and SKIP(return, ...)
+#                          return from the test, so macros built on them do too
+#  PREFER_KERNEL_TYPES     u32 and friends are kernel-internal; uint32_t is C
+#  VOLATILE                userspace has no readl()/writel(): volatile is how
+#                          every access to a device mapping is made to happen
+#  ENOSYS                  userspace sees ENOSYS for a system call the kernel
+#                          lacks (memfd_secret, userfaultfd), the one meaning
+#                          checkpatch reserves it for
+#  PREFER_DEFINED_ATTRIBUTE_MACRO  the one line that defines __printf()
+#                          for userspace is the line it flags
+# The guest programs of make bench and make stress follow the same rules.
+checker_ignore=SPLIT_STRING,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL,PREFER_KERNEL_TYPES,VOLATILE,ENOSYS,PREFER_DEFINED_ATTRIBUTE_MACRO
+for f in labs/checker/*.[ch] labs/bench/*.c labs/stress/*.c; do
+	out=$(checkpatch --ignore "$checker_ignore" -f "$top/$f")
+	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
+	result "$bad" "checkpatch --strict -f: $f is clean (userspace rules)" "$out"
+done
+for d in labs/[0-9][0-9]-*; do
+	name=$(basename "$d")
+	if [ "$(qemu/stages.sh get-file "$d/stage.conf" STAGE_KERNEL)" = mainline ]; then
+		# Its kernel may still be building (make check starts it in the
+		# background); check-todos builds and boots this skeleton on it.
+		echo "ok $((n + 1)) - skeleton of $name compiles # SKIP runs on the mainline kernel: check-todos builds it there"
+		n=$((n + 1)) skipped=$((skipped + 1))
+		continue
+	fi
+	# The skeleton build/skeletons/NAME/x.c is what the solution generates
+	# now, and its module was compiled from it.
+	rc=0
+	for c in "$d"/*.c; do
+		skel="build/skeletons/$name/$(basename "$c")"
+		scripts/labs/make-skeleton.sh "$c" "build/logs/skeleton.tmp.c" 2>/dev/null || rc=1
+		cmp -s "build/logs/skeleton.tmp.c" "$skel" || rc=1
+		[ "${skel%.c}.ko" -nt "$skel" ] || rc=1
+	done
+	rm -f build/logs/skeleton.tmp.c
+	result "$rc" "skeleton of $name was generated and compiles"
+done
+# The conversion guide's mainline column is copied from tested drivers or
+# from the mainline tree (fetched in the background by make check; without
+# it, the forms only the tree has are a skip, not a pass).
+out=$(scripts/static/check-mainline-table.py Documentation/conversion-guide.rst build/mainline-src \
+	labs/05-mainline/*.c labs/06-mainline-io/*.c example-driver/mainline/*.c 2>&1)
+rc=$?
+what="conversion guide: every mainline form is in a driver checked on mainline or in the 7.x tree"
+if [ "$rc" = 3 ]; then
+	n=$((n + 1)) skipped=$((skipped + 1))
+	echo "ok $n - $what # SKIP $(echo "$out" | tail -n 1)"
+else
+	result "$rc" "$what ($(echo "$out" | tail -n 1))" "$(echo "$out" | grep -v '^found: ')"
+fi
+# Without network the mainline stages are skipped with the reason, never
+# passed: the fetch names the unreachable mirror (exit 3), and a mainline
+# stage whose kernel is unavailable is reported as one skip.
+apt_tmp=$(mktemp -d)
+out=$(KIT_APT_MIRROR=http://127.0.0.1:9/debian KIT_APT_DIR="$apt_tmp/apt" \
+	scripts/kernel/fetch-mainline-source.sh "$apt_tmp/src" 2>&1)
+rc=$?
+rm -rf "$apt_tmp"
+[ "$rc" = 3 ] && grep -q 'no network' <<<"$out" && rc=0
+result "$rc" "mainline source: an unreachable mirror gives exit 3 and 'no network' (no stage can pass)" "$out"
+mainline_stage=$(qemu/stages.sh list-kernel mainline | head -n 1)
+out=$(KIT_MAINLINE_UNAVAILABLE="simulated by check-static" KIT_RUN_NAME=mainline-skip-test \
+	qemu/run-stage.sh "$kobj" build/checker "$mainline_stage" 2>&1)
+rc=$?
+[ "$rc" = 0 ] && grep -q '# SKIP simulated by check-static' <<<"$out" &&
+	[ "$(cat build/logs/mainline-skip-test.result)" = "mainline-skip-test 0 0 1 -" ] || rc=1
+rm -rf build/logs/mainline-skip-test.result build/logs/mainline-skip-test
+result "$rc" "mainline stage $mainline_stage without its kernel: reported as skipped with the reason" "$out"
+# A mainline kernel that fails to build is a failure of make check (its
+# own summary row), never a skip only, and leaves no older image to boot:
+# scripts/kernel/kernel-mainline.sh in a sandbox kit whose fetch works and whose
+# build fails, over a build directory that has an older, good build.
+sandbox=$(mktemp -d)
+mkdir -p "$sandbox/scripts/kernel" "$sandbox/qemu" "$sandbox/build/kernel-mainline"
+cp scripts/kernel/kernel-mainline.sh "$sandbox/scripts/kernel/" && cp qemu/stages.sh qemu/kernel*.config "$sandbox/qemu/"
+# shellcheck disable=SC2016 # the stubs' own $1
+printf '#!/bin/sh\nmkdir -p "$1" && touch "$1/.kit-source-version" && echo 7.0-test >"$1/.kit-package-version"\n' \
+	>"$sandbox/scripts/kernel/fetch-mainline-source.sh"
+printf '#!/bin/sh\necho "simulated build failure" >&2\nexit 2\n' >"$sandbox/scripts/kernel/kernel.sh"
+chmod +x "$sandbox"/scripts/kernel/*.sh
+touch -d '1 hour ago' "$sandbox/build/kernel-mainline/.stamp-kernel-built"
+out=$("$sandbox/scripts/kernel/kernel-mainline.sh" --wait 2>&1)
+rc=$?
+why=$(bash -c '. "$1" && kit_mainline_unavailable' _ "$sandbox/qemu/stages.sh")
+row=$(cat "$sandbox/build/logs/mainline-kernel.result" 2>/dev/null)
+out+=$'\n'"exit status $rc; row: $row; stamp: $(ls -A "$sandbox/build/kernel-mainline"); reason: $why"
+rc2=1
+[ "$rc" != 0 ] && [ "$row" = "mainline-kernel 0 1 0 -" ] && [ ! -e "$sandbox/build/kernel-mainline/.stamp-kernel-built" ] &&
+	[[ "$why" == *"did not build"* ]] && rc2=0
+rm -rf "$sandbox"
+result "$rc2" "a mainline kernel that fails to build: a failed summary row, no older image left to boot, its stages skipped for that" "$out"
+# The adaptation guide's rename (Documentation/labs/example-driver.rst):
+# its two commands as the page gives them, work/ being a scratch folder
+# here; the renamed copy builds against the kit kernel, under the new name.
+rm -rf build/logs/rename-test
+mapfile -t cmds < <(sed -n '/^Rename$/,/^Change the buffer$/s/^ *\$ //p' Documentation/labs/example-driver.rst)
+out=$(for c in "${cmds[@]}"; do
+	echo "\$ $c"
+	bash -c "${c//work\//build/logs/rename-test/}" 2>&1 || exit 1
+done &&
+	[ "${#cmds[@]}" = 2 ] &&
+	[ "$(modinfo -F name build/logs/rename-test/mydrv/mydrv.ko)" = mydrv ] &&
+	! grep -q mmap_example build/logs/rename-test/mydrv/mydrv.c)
+result $? "the example driver page's rename (${#cmds[@]} commands): the copy builds as module mydrv" "$out"
+# example-driver/README.md's build and clean, as written there.
+out=$(make -C example-driver 2>&1 && [ -f example-driver/mmap_example.ko ] &&
+	make -C example-driver clean 2>&1 && [ ! -e example-driver/mmap_example.ko ])
+result $? "example-driver/README.md: make -C example-driver builds mmap_example.ko, make -C example-driver clean removes it" "$out"
+# The layout: each script the Makefile runs is scripts/JOB/TARGET.sh, named
+# after its make target (scripts/lib/ holds the helpers several jobs share),
+# so make help is the index; and calls go one way, Makefile -> scripts/ ->
+# qemu/: nothing under qemu/ runs or sources a script of scripts/.
+out=$(grep -oE 'scripts/[a-z]+/[a-z-]+\.sh' Makefile | sort -u | while read -r s; do
+	case "$s" in scripts/lib/*) continue ;; esac
+	t=$(basename "$s" .sh)
+	grep -qE "^$t:" Makefile || echo "$s: the Makefile runs it, but has no target '$t'"
+done
+grep -nE '^[^#]*scripts/' qemu/*.sh qemu/selftest/*.sh | sed 's/$/  (qemu\/ calls into scripts\/)/')
+[ -z "$out" ]
+result $? "layout: every script the Makefile runs is named after its target; qemu/ calls nothing in scripts/" "$out"
+out=$(shellcheck -x qemu/*.sh qemu/selftest/*.sh scripts/*/*.sh example-driver/*.sh .ci/run 2>&1)
+result $? "shellcheck: every script is clean" "$out"
+out=$(scripts/static/lint-pipe-exits.py qemu/*.sh qemu/selftest/*.sh scripts/*/*.sh example-driver/*.sh .ci/run 2>&1)
+result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(tail -n 1 <<<"$out"))" "$out"
+# The guest log scanner on made-up logs, its expected-warning window
+# included (a check that proves a kernel warns).
+out=$(qemu/selftest/log-scanner-cases.sh 2>&1)
+result $? "the kernel log scanner: a stray warning fails, one expected warning in its window passes ($(grep -c '^ok: ' <<<"$out") cases)" "$(grep -v '^ok: ' <<<"$out")"
+# make kernel-profile's report, on a made-up log of five compiler calls and
+# the real tree: each file is charged to the Kconfig symbol that builds it
+# (obj-$(CONFIG_X) += file.o, a composite object, a directory, or obj-y).
+fake=$(mktemp)
+printf '%s\n' "12000 2000 $src/fs/udf/file.c" "13000 3000 $src/drivers/dax/device.c" "14000 1000 $src/kernel/fork.c" \
+	"16000 4000 $src/kernel/trace/trace.c" "17000 500 $src/kernel/events/core.c" >"$fake"
+out=$(scripts/dev/kernel-profile-report.py "$fake" 0 20000 2 "$src" 2>&1)
+rc=$?
+for want in "CONFIG_TRACING +4\.0 s" "CONFIG_DEV_DAX +3\.0 s" "CONFIG_UDF_FS +2\.0 s" "always +1\.0 s" "CONFIG_PERF_EVENTS +0\.5 s"; do
+	grep -qE "^  $want " <<<"$out" || { rc=1 && out+=$'\n'"missing: $want"; }
+done
+rm -f "$fake"
+result "$rc" "make kernel-profile's report charges each file to the Kconfig symbol that builds it" "$out"
+# The README's measured-times block and the docs' table come from one run
+# (scripts/dev/record-times.sh writes both): the same commit and the same total.
+readme_run=$(sed -n 's/^The last recorded run: commit \([0-9a-f]*\),.* ran for \([0-9]* min [0-9]* s\):.*/\1 \2/p' README.md)
+docs_run="$(sed -n 's/^Measured on .* at commit \([0-9a-f]*\):.*/\1/p' Documentation/measured-times.inc) $(awk \
+	'/the whole ..make check../ { getline; sub(/^ *- /, ""); print }' Documentation/measured-times.inc)"
+[ -n "$readme_run" ] && [ "$readme_run" = "$docs_run" ]
+result $? "README.md and Documentation/measured-times.inc show the same recorded run ($readme_run)" "README: $readme_run, docs: $docs_run"
+out=$(scripts/series/vma-tests.sh "$src" 2>&1)
+rc=$?
+tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1
+result "$rc" "tools/testing/vma builds and passes on the patched tree ($(echo "$out" | tail -n 1))" "$out"
+out=$(scripts/series/docs-kernel.sh "$src" build/kernel-docs 2>&1)
+result $? "kernel docs: the pages the series changes (porting.rst, vfs.rst, fault-injection.rst) render without warnings" "$out"
+echo "1..$n"
+echo "static $passed $failed $skipped -" >build/logs/static.result
+echo "# static checks: $passed passed, $failed failed"
+[ "$failed" = 0 ]
