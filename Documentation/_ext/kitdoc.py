@@ -42,6 +42,17 @@
 #      Every stage in make check's order (qemu/stages.sh list): its id, the
 #      folder its module is built from, its kernel and its STAGE_TITLE.
 #
+#   .. kit-script-map::
+#
+#      setup: what the scripts of scripts/setup/ are for
+#      ...
+#
+#      The kit's tooling, a table per job folder of scripts/ (each line of
+#      the content names one folder and says what its job is; a folder
+#      without a line, or a line without a folder, is an error): every
+#      script, the make target named after it (when the Makefile has one),
+#      and the first sentence of its header comment.
+#
 #   .. kit-in-tree-toctree::
 #
 #      Only in in-tree/index.rst: replaced, before parsing, by a toctree of
@@ -509,6 +520,100 @@ class KitLiteralInclude(LiteralInclude):
             block.children = [nodes.Text(text)]
         return result
 
+
+# ---------------------------------------------------------------------------
+# kit-script-map
+
+def _header_sentence(path):
+    """The first sentence of a script's header comment (or docstring)."""
+    lines = _read(path).splitlines()
+    text = []
+    if path.endswith('.py'):
+        body = '\n'.join(lines)
+        m = re.search(r'"""(.*?)(\n\s*\n|""")', body, re.S)
+        text = m.group(1).split('\n') if m else []
+    else:
+        for line in lines[1:] if lines and lines[0].startswith('#!') else lines:
+            if not line.startswith('#'):
+                break
+            line = line[1:].strip()
+            if 'SPDX-License-Identifier' in line:
+                continue
+            if not line or line.startswith('Usage'):
+                if text:
+                    break
+                continue
+            text.append(line)
+    para = ' '.join(t.strip() for t in text)
+    m = re.match(r'(.*?\.)(\s|$)', para)
+    sentence = m.group(1) if m else para
+    # "make bench: the performance lab." -> "the performance lab."
+    return re.sub(r'^make [a-z-]+( [A-Z]+=[^:]*)?: ', '', sentence)
+
+
+class KitScriptMap(_KitDirective):
+    required_arguments = 0
+    has_content = True
+
+    def run(self):
+        root = os.path.join(self.config.kit_root, 'scripts')
+        makefile = os.path.join(self.config.kit_root, 'Makefile')
+        self.env.note_dependency(makefile)
+        targets = set(re.findall(r'^([a-z][a-z-]*):', _read(makefile), re.M))
+        jobs = {}
+        for line in self.content:
+            if line.strip():
+                job, _, what = line.partition(':')
+                jobs[job.strip()] = what.strip()
+        folders = sorted(d for d in os.listdir(root)
+                         if os.path.isdir(os.path.join(root, d)))
+        missing = [d for d in folders if d not in jobs]
+        extra = [j for j in jobs if j not in folders]
+        if missing or extra:
+            return self.fail('kit-script-map: folders without a line: %s; '
+                             'lines without a folder: %s'
+                             % (missing or 'none', extra or 'none'))
+        result = []
+        for job in jobs:
+            folder = os.path.join(root, job)
+            section = nodes.rubric(text='scripts/%s/: %s' % (job, jobs[job]))
+            result.append(section)
+            table = nodes.table(classes=['kit-script-map'])
+            tgroup = nodes.tgroup(cols=3)
+            table += tgroup
+            for width in (4, 3, 9):
+                tgroup += nodes.colspec(colwidth=width)
+            thead = nodes.thead()
+            head = nodes.row()
+            for title in ('script', 'make target', 'what it does'):
+                entry = nodes.entry()
+                entry += nodes.paragraph(text=title)
+                head += entry
+            thead += head
+            tgroup += thead
+            tbody = nodes.tbody()
+            for name in sorted(os.listdir(folder)):
+                path = os.path.join(folder, name)
+                if not name.endswith(('.sh', '.py')) or not os.path.isfile(path):
+                    continue
+                self.env.note_dependency(path)
+                stem = name.rsplit('.', 1)[0]
+                row = nodes.row()
+                for cell in (nodes.literal(text=name),
+                             nodes.literal(text='make ' + stem)
+                             if stem in targets and name.endswith('.sh')
+                             else nodes.Text(''),
+                             nodes.Text(_header_sentence(path))):
+                    entry = nodes.entry()
+                    para = nodes.paragraph()
+                    para += cell
+                    entry += para
+                    row += entry
+                tbody += row
+            tgroup += tbody
+            result.append(table)
+        return result
+
 def setup(app):
     app.add_config_value('kit_root', None, 'env')
     app.add_config_value('kit_kernel_tree', None, 'env')
@@ -520,6 +625,7 @@ def setup(app):
     app.add_directive('kit-todos', KitTodos)
     app.add_directive('kit-stage-checks', KitStageChecks)
     app.add_directive('kit-stage-table', KitStageTable)
+    app.add_directive('kit-script-map', KitScriptMap)
     app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}

@@ -6,7 +6,8 @@
 # for SUITE, written inside the chroot only (the host's sources are never
 # touched). Inside, as root, only `make` is installed by hand, into a fresh
 # clone of this repository with ../shared beside it; `make` installs the
-# rest. Prints and records the time of each part (build/timings/fresh-SUITE).
+# rest. Prints the time of each part and records it, with make check's
+# closing line, in Documentation/measured-releases.txt.
 # Usage: fresh-machine-test.sh SUITE [CHROOT_DIR]   (root; not part of make check)
 # CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE, kept for re-runs (only the
 # clone inside is made anew each time).
@@ -40,6 +41,7 @@ rm -f "$root"/etc/apt/sources.list.d/*
 } >"$root/etc/apt/sources.list"
 
 mounts=()
+# shellcheck disable=SC2317 # run by the EXIT trap
 cleanup() { for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[$i]}" || true; done; }
 trap cleanup EXIT
 for m in proc sys dev dev/pts; do
@@ -55,6 +57,7 @@ git clone -q "$top" "$root/kit/main"
 [ ! -d "$top/../shared" ] || cp -r "$top/../shared" "$root/kit/shared"
 echo ">> Debian $suite chroot $root: clone of $(git -C "$top" rev-parse --short HEAD) in /kit/main"
 
+rc=0
 # The script runs inside the chroot: its variables expand there.
 # shellcheck disable=SC2016
 chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb /bin/bash -c '
@@ -68,12 +71,21 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TER
 	make
 	t2=$(date +%s)
 	echo ">> make took $((t2 - t1)) s"
-	make check
+	rc=0
+	make check 2>&1 | tee /kit/check.log || rc=$?
 	t3=$(date +%s)
-	echo ">> make check took $((t3 - t2)) s"
-	echo "make=$((t2 - t1)) check=$((t3 - t2))" >/kit/fresh-times
-'
-mkdir -p "$top/build/timings"
-{ echo "suite=$suite commit=$(git -C "$top" rev-parse --short HEAD) date=$(date +%F)"; cat "$root/kit/fresh-times"; } |
-	tr '\n' ' ' >"$top/build/timings/fresh-$suite"
-echo ">> fresh Debian $suite: $(cat "$top/build/timings/fresh-$suite")"
+	echo ">> make check took $((t3 - t2)) s (exit $rc)"
+	echo "make=$((t2 - t1)) check=$((t3 - t2)) rc=$rc" >/kit/fresh-times
+	exit "$rc"
+' || rc=$?
+[ -f "$root/kit/fresh-times" ] || { echo "error: make failed in the $suite chroot (exit $rc)" >&2; exit 1; }
+# One line per release in Documentation/measured-releases.txt (make
+# record-times shows them in the README and the guide): what a fresh machine
+# of that release took, and make check's closing line.
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/kit/check.log" | tail -n 1)
+line="$suite $(cat "$root/kit/fresh-times") commit=$(git -C "$top" rev-parse --short HEAD) date=$(date -u +%F) accel=$("$top/qemu/accel.sh") cores=$(nproc) summary=${summary// /_}"
+data="$top/Documentation/measured-releases.txt"
+{ grep -v "^$suite " "$data" 2>/dev/null || true; echo "$line"; } | sort >"$data.new" && mv "$data.new" "$data"
+echo ">> fresh Debian $suite: $line"
+echo ">> recorded in ${data#"$top"/}; make record-times puts it into the README and the guide"
+exit "$rc"

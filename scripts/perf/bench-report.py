@@ -33,6 +33,9 @@ import subprocess
 import sys
 from collections import defaultdict
 
+# The guests' accelerator (qemu/accel.sh, set by scripts/perf/bench.sh).
+GUEST_ACCEL = os.environ.get("KIT_GUEST_ACCEL", "TCG")
+
 GUARD_SLOWER = 1.5
 GOAL_SLOWER = 1.05
 GOAL_FASTER_THAN_FAULT = 25
@@ -239,7 +242,7 @@ def machine():
                     break
     except OSError:
         pass
-    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()} host, QEMU TCG guest"
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()} host, QEMU {GUEST_ACCEL} guest"
 
 
 def plot(samples, order, out, stamp):
@@ -273,7 +276,7 @@ def plot(samples, order, out, stamp):
     script = f"""
 set terminal pngcairo size 1200,560 font ",10"
 set output '{out}/bench.png'
-set multiplot layout 1,2 title "make bench, {stamp}\\nmedians, error bars from the first to the third quartile; under QEMU TCG compare ratios, not times"
+set multiplot layout 1,2 title "make bench, {stamp}\\nmedians, error bars from the first to the third quartile; under QEMU {GUEST_ACCEL} compare ratios, not times"
 set logscale xy
 set xrange [{min(all_sizes) * 0.7:.0f}:{max(all_sizes) * 1.4:.0f}]
 set xtics ({", ".join(str(p) for p in all_sizes)})

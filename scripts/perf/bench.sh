@@ -64,7 +64,7 @@ run_guest() { # KERNEL CONF KOBJ
 		result 1 "$kernel: the bench guest's initramfs is built"
 		return 1
 	}
-	echo "# booting the $kernel kernel with the bench (TCG); console log: ${log#"$kit_root"/}"
+	echo "# booting the $kernel kernel with the bench ($("$kit_root/qemu/accel.sh" --why)); console log: ${log#"$kit_root"/}"
 	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
 	kit_log_section "$log" bench_mmap >"$out/$kernel.tap"
 	why=0
@@ -104,7 +104,7 @@ if [ "${#inputs[@]}" -gt 0 ]; then
 		"not ok - "*) result 1 "${line#not ok - }" ;;
 		*) echo "$line" ;;
 		esac
-	done < <(python3 "$here/bench-report.py" "${report_args[@]}" "${inputs[@]}" 2>&1 || echo "not ok - bench-report.py ran (exit $?)")
+	done < <(KIT_GUEST_ACCEL=$("$kit_root/qemu/accel.sh" | tr '[:lower:]' '[:upper:]') python3 "$here/bench-report.py" "${report_args[@]}" "${inputs[@]}" 2>&1 || echo "not ok - bench-report.py ran (exit $?)")
 fi
 echo "1..$n"
 echo "# performance lab: $(($(date +%s) - start)) s"
