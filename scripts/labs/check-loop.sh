@@ -110,8 +110,7 @@ result $? "a second make start STAGE=$id refuses and says how to start over"
 
 check "$area/failing.txt"
 rc=$?
-[ "$rc" != 0 ]
-result $? "the untouched copy fails make check STAGE=$id"
+result "$((rc == 0))" "the untouched copy fails make check STAGE=$id"
 head -n 1 "$area/failing.txt" | grep -q "checking ${work#"$top"/}/$src (your copy)"
 result $? "the first line names the learner's file: $(head -n 1 "$area/failing.txt")"
 todos=$(kit_stage_todos "$id" | tr '\n' ' ')
@@ -131,6 +130,9 @@ quick_finish() {
 }
 [ "$quick" = 0 ] || quick_finish
 
+# Whether two results are the same, and not empty.
+same_and_set() { [ -n "$1" ] && [ "$1" = "$2" ]; }
+
 # make boot STAGE=N, its console fed from a pipe: the guest must run the very
 # module make check just built from the untouched copy (not the solution),
 # and one of the stage's checkers must give there what make check reported.
@@ -144,10 +146,10 @@ grep -q "checking ${work#"$top"/}/$src (your copy)" "$area/boot.txt" &&
 	grep -q "^$module .* Live" < <(boot_section "$area/boot.txt" 1)
 result $? "make boot STAGE=$id builds the learner's copy and the guest has $module loaded"
 booted_md5=$(boot_section "$area/boot.txt" 2 | awk -v ko="/lib/modules/$module.ko" '$2 == ko { print $1 }')
-[ -n "$booted_md5" ] && [ "$booted_md5" = "$checked_md5" ]
+same_and_set "$booted_md5" "$checked_md5"
 result $? "the guest's $module.ko is the one make check STAGE=$id built"
 boot_results=$(boot_section "$area/boot.txt" 3 | grep -E '^(not )?ok ')
-[ -n "$boot_results" ] && [ "$boot_results" = "$(grep -E '^(not )?ok ' "$top/build/logs/$id/$program.tap")" ]
+same_and_set "$boot_results" "$(grep -E '^(not )?ok ' "$top/build/logs/$id/$program.tap")"
 result $? "$program in the booted guest gives make check's results ($(echo "$boot_results" | grep -c '^not ok') failing)"
 
 # SOLUTION=1 (the stage loop's include, the workshop's set-up check): the
@@ -190,8 +192,9 @@ result $? "rm -r ${work#"$top"/}, then make start STAGE=$id: a fresh skeleton ag
 
 sum=$(cat "$work"/* | md5sum)
 make -s skeletons >/dev/null 2>&1
-[ -d "$work" ] && [ "$(cat "$work"/* | md5sum)" = "$sum" ]
-result $? "make skeletons leaves the copy untouched"
+rc=0
+[ -d "$work" ] && [ "$(cat "$work"/* | md5sum)" = "$sum" ] || rc=1
+result "$rc" "make skeletons leaves the copy untouched"
 # make clean for real would remove this run's own logs: the commands it and
 # distclean would run must not remove the learner's work area, work/.
 rms=$(make -n clean distclean | grep '^rm ')
@@ -219,8 +222,9 @@ else
 	numbers_aside() { sed -E 's/[0-9]+(\.[0-9]+)?/N/g; s/[[:space:]]+/ /g'; }
 	for f in start failing passing; do
 		drift=$(diff <(numbers_aside <"$captured/$f.txt") <(as_learner_sees "$area/$f.txt" | numbers_aside) | head -n 8)
-		[ -z "$drift" ]
-		result $? "the labs pages' recorded ${f}.txt is what this run printed, numbers aside (else: make record-loop)" "$drift"
+		rc=0
+		[ -z "$drift" ] || rc=1
+		result "$rc" "the labs pages' recorded ${f}.txt is what this run printed, numbers aside (else: make record-loop)" "$drift"
 	done
 fi
 finish

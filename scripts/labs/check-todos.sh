@@ -198,8 +198,9 @@ for id; do
 			[ "$verdict" = yes ] || why=${why:-"every named check passed or never ran (see build/logs/$run)"}
 		fi
 		printf '   %-6s %-70.70s %s\n' "$t" "$checks" "$verdict ($why)"
-		[ "$verdict" = yes ]
-		result $? "stage $id TODO $t: the solution without its answer $why"
+		rc=0
+		[ "$verdict" = yes ] || rc=1
+		result "$rc" "stage $id TODO $t: the solution without its answer $why"
 	done
 	if [ "$skeleton_built" = 1 ]; then
 		[ "$batched" = 1 ] || boot_mutant "$id" "$batch/skeleton" "${skeleton_checks% }" "mutant-$id-skeleton"
@@ -210,8 +211,9 @@ for id; do
 			total=$(cat "${taps[@]}" | grep -cE '^(not )?ok [0-9]+ ')
 		fi
 		echo "   skeleton: $bad of its $total checks fail"
-		[ "$bad" -gt 0 ]
-		result $? "stage $id: the untouched skeleton fails $bad of $total checks"
+		rc=0
+		[ "$bad" -gt 0 ] || rc=1
+		result "$rc" "stage $id: the untouched skeleton fails $bad of $total checks"
 	else
 		result 1 "stage $id: the untouched skeleton does not build (see $batch/skeleton/build.log)"
 	fi

@@ -161,8 +161,9 @@ out=$(grep -oE 'scripts/[a-z]+/[a-z-]+\.sh' Makefile | sort -u | while read -r s
 	grep -qE "^$t:" Makefile || echo "$s: the Makefile runs it, but has no target '$t'"
 done
 grep -nE '^[^#]*scripts/' qemu/*.sh qemu/selftest/*.sh | sed 's/$/  (qemu\/ calls into scripts\/)/')
-[ -z "$out" ]
-result $? "layout: every script the Makefile runs is named after its target; qemu/ calls nothing in scripts/" "$out"
+rc=0
+[ -z "$out" ] || rc=1
+result "$rc" "layout: every script the Makefile runs is named after its target; qemu/ calls nothing in scripts/" "$out"
 out=$(shellcheck -x qemu/*.sh qemu/selftest/*.sh scripts/*/*.sh example-driver/*.sh .ci/run 2>&1)
 result $? "shellcheck: every script is clean" "$out"
 out=$(scripts/static/lint-pipe-exits.py qemu/*.sh qemu/selftest/*.sh scripts/*/*.sh example-driver/*.sh .ci/run 2>&1)
@@ -189,8 +190,9 @@ result "$rc" "make kernel-profile's report charges each file to the Kconfig symb
 readme_run=$(sed -n 's/^The last recorded run: commit \([0-9a-f]*\),.* ran for \([0-9]* min [0-9]* s\):.*/\1 \2/p' README.md)
 docs_run="$(sed -n 's/^Measured on .* at commit \([0-9a-f]*\):.*/\1/p' Documentation/measured-times.inc) $(awk \
 	'/the whole ..make check../ { getline; sub(/^ *- /, ""); print }' Documentation/measured-times.inc)"
-[ -n "$readme_run" ] && [ "$readme_run" = "$docs_run" ]
-result $? "README.md and Documentation/measured-times.inc show the same recorded run ($readme_run)" "README: $readme_run, docs: $docs_run"
+rc=0
+[ -n "$readme_run" ] && [ "$readme_run" = "$docs_run" ] || rc=1
+result "$rc" "README.md and Documentation/measured-times.inc show the same recorded run ($readme_run)" "README: $readme_run, docs: $docs_run"
 out=$(scripts/series/vma-tests.sh "$src" 2>&1)
 rc=$?
 tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1
