@@ -10,7 +10,12 @@ not do itself:
   in the comment is left as it is (its prose may still speak of the VMA: the
   conversion guide's checklist asks a human to reread it);
 - it prints the error hook it adds (kit target) with its opening brace on
-  the signature's line; kernel style puts a function's brace on its own line;
+  the signature's line; kernel style puts a function's brace on its own line.
+  Coccinelle 1.3 (Debian 13) also puts that hook between the converted
+  hook's kernel-doc and the hook: move it above the kernel-doc, where
+  Coccinelle 1.1 (Debian 12) puts it;
+- Coccinelle 1.3 prints the two statements that replace one (a flags call
+  split into a set and a clear) on one line: one statement a line;
 - the bit list of a mainline flags call (vma_desc_set_flags(desc, VMA_A_BIT,
   ...)) is one token to it, so a long list is not wrapped: wrap it at 80
   columns, aligned after the parenthesis;
@@ -64,7 +69,37 @@ def fix(text):
 
 
 def brace_on_own_line(text):
-    return re.subn(r"^(static int \w+_error\(int err\))\{$", r"\1\n{", text, flags=re.M)
+    return re.subn(r"^(static int \w+_error\(int err\)) ?\{$", r"\1\n{", text, flags=re.M)
+
+
+# A kernel-doc block, then the error hook the semantic patch added (with its
+# one-line comment), up to the hook's closing brace and the blank line.
+HOOK_AFTER_DOC = re.compile(r"^(/\*\*\n(?:(?![^\n]*\*/)[^\n]*\n)* \*/\n)"
+                            r"(/\* The errno user space saw [^\n]*\*/\n"
+                            r"static int \w+_error\(int err\)\n\{\n(?:\t[^\n]*\n)*\}\n\n)", re.M)
+
+
+def hook_above_kernel_doc(text):
+    return HOOK_AFTER_DOC.subn(r"\2\1", text)
+
+
+# "a;b;" on one line, outside for (;;), comments and strings.
+TWO_STATEMENTS = re.compile(r"^(\t+)([^\n\"/]*?;)(?=[A-Za-z_])([^\n\"/]*;)$", re.M)
+
+
+def one_statement_a_line(text):
+    def split(m):
+        if m.group(2).lstrip().startswith("for"):
+            return m.group(0)
+        return f"{m.group(1)}{m.group(2)}\n{m.group(1)}{m.group(3)}"
+    total = 0
+    for _ in range(8):  # a line of three statements takes two rounds
+        new = TWO_STATEMENTS.sub(split, text)
+        if new == text:
+            break
+        total += 1
+        text = new
+    return text, total
 
 
 FLAGS_CALL = re.compile(r"^(\t+)((?:vma_desc_set_flags|vma_desc_clear_flags)\(desc,)\s*\n?\s*([A-Z0-9_, ]+\);)$", re.M)
@@ -221,15 +256,18 @@ def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
             text = f.read()
-        text, changed = fix(text)
         text, braces = brace_on_own_line(text)
+        text, moved = hook_above_kernel_doc(text)
+        text, split = one_statement_a_line(text)
+        text, changed = fix(text)
         text, wrapped = wrap_flags_calls(text)
         text, unbraced = unbrace_flag_tests(text)
         text, emptied = drop_empty_branches(text)
-        if changed or braces or wrapped or unbraced or emptied:
+        if changed or braces or moved or split or wrapped or unbraced or emptied:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
+              f" {moved} hook(s) moved above a kernel-doc, {'lines of two statements split' if split else 'no line of two statements'},"
               f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced,"
               f" {emptied} emptied branch(es) dropped")
 
