@@ -151,6 +151,27 @@ result $? "the example driver page's rename (${#cmds[@]} commands): the copy bui
 out=$(make -C example-driver 2>&1 && [ -f example-driver/mmap_example.ko ] &&
 	make -C example-driver clean 2>&1 && [ ! -e example-driver/mmap_example.ko ])
 result $? "example-driver/README.md: make -C example-driver builds mmap_example.ko, make -C example-driver clean removes it" "$out"
+# The Debian releases (scripts/setup/releases/): each list pins
+# linux-source-6.12, and a release without a list is refused with the list
+# of those the kit supports.
+out=$(for list in scripts/setup/releases/*.txt; do
+	grep -qE '^linux-source-6\.12=[^ ]+$' "$list" || echo "$list: no linux-source-6.12=VERSION line"
+done
+KIT_DEBIAN_RELEASE=nonesuch scripts/setup/packages.sh 2>&1 && echo "packages.sh accepted Debian nonesuch")
+rc=0
+! grep -qE 'no linux-source-6.12=VERSION line|accepted Debian nonesuch' <<<"$out" &&
+	grep -q "not one the kit supports: bookworm trixie" <<<"$out" || rc=1
+result "$rc" "make packages: every release list pins linux-source-6.12; an unknown release is refused, naming bookworm and trixie" "$out"
+# The guests' accelerator (qemu/accel.sh): KIT_ACCEL=tcg forces TCG, a
+# bad value is refused, and KIT_ACCEL=kvm fails exactly where the automatic
+# choice is TCG.
+auto=$(qemu/accel.sh)
+out="auto: $(qemu/accel.sh --why); tcg: $(KIT_ACCEL=tcg qemu/accel.sh); bogus: $(KIT_ACCEL=bogus qemu/accel.sh 2>&1; echo "exit $?")"
+out+="; kvm: $(KIT_ACCEL=kvm qemu/accel.sh 2>&1; echo "exit $?")"
+rc=0
+[[ "$out" == *"tcg: tcg;"* && "$out" == *"bogus: error: KIT_ACCEL=bogus (use auto, kvm or tcg)"*"exit 2;"* ]] || rc=1
+if [ "$auto" = kvm ]; then [[ "$out" == *"kvm: kvm"*"exit 0" ]] || rc=1; else [[ "$out" == *"kvm: error:"*"exit 1" ]] || rc=1; fi
+result "$rc" "qemu/accel.sh: guests under $(qemu/accel.sh --why); KIT_ACCEL=tcg and kvm obeyed, a bad value refused" "$out"
 # The layout: each script the Makefile runs is scripts/JOB/TARGET.sh, named
 # after its make target (scripts/lib/ holds the helpers several jobs share),
 # so make help is the index; and calls go one way, Makefile -> scripts/ ->
