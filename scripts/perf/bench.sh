@@ -64,7 +64,7 @@ run_guest() { # KERNEL CONF KOBJ
 		result 1 "$kernel: the bench guest's initramfs is built"
 		return 1
 	}
-	echo "# booting the $kernel kernel with the bench ($("$kit_root/qemu/accel.sh" --why)); console log: ${log#"$kit_root"/}"
+	echo "# booting the $kernel kernel with the bench under $("$kit_root/qemu/accel.sh" --why); console log: ${log#"$kit_root"/}"
 	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
 	kit_log_section "$log" bench_mmap >"$out/$kernel.tap"
 	why=0

@@ -60,7 +60,7 @@ if ! detail=$("$kit_root/qemu/make-initramfs.sh" "$conf_run" "$out/modules" "$ch
 	finish
 fi
 cpus=$(kit_conf_get "$conf" STAGE_CPUS)
-echo "# booting the kit kernel with $cpus CPUs ($("$kit_root/qemu/accel.sh" --why)); console log: ${log#"$kit_root"/}"
+echo "# booting the kit kernel with $cpus CPUs under $("$kit_root/qemu/accel.sh" --why); console log: ${log#"$kit_root"/}"
 KIT_CPUS=$cpus KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-900} "$kit_root/qemu/boot.sh" \
 	"$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
 kit_log_section "$log" stress_mmap >"$out/stress.tap"
