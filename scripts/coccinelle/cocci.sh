@@ -172,6 +172,23 @@ for target in "${targets[@]}"; do
 	check_conversion "$target" locals "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 done
 
+# Debian 13's Coccinelle 1.3 prints the additions differently from Debian
+# 12's 1.1 (tidy-converted.py says how). scripts/coccinelle/spatch-1.3/
+# kit-errno.diff turns this run's errno conversion into what 1.3's spatch
+# made of it before the tidying (taken from a Debian 13 run); tidied, that
+# must be the run's conversion again, whichever Coccinelle ran, so both
+# releases' tidying is checked on either.
+if [ "$result_name" = cocci ] && [ -f "$out/kit-errno/mmap_lab0.c" ]; then
+	raw="$out/spatch-1.3/mmap_lab0.c"
+	mkdir -p "$(dirname "$raw")" && cp "$out/kit-errno/mmap_lab0.c" "$raw"
+	drift=$(patch -s --fuzz=0 --no-backup-if-mismatch "$raw" <"$here/spatch-1.3/kit-errno.diff" 2>&1) &&
+		"$here/tidy-converted.py" "$raw" >/dev/null &&
+		drift=$(diff -u "$out/kit-errno/mmap_lab0.c" "$raw" | sed "s|$kit_root/||g")
+	rc=0
+	[ -z "$drift" ] || rc=1
+	result "$rc" "Coccinelle 1.3's output, tidied, is this run's kit/errno conversion (if its diff no longer applies, stage 0 changed: refresh scripts/coccinelle/spatch-1.3/ from a Debian 13 run)" "$drift"
+fi
+
 # A hook it cannot convert is reported and left alone: stage 0 with a
 # remap of one page only (a partial remap has no whole-VMA action).
 # (once, with the kit target: it is the same for both).
