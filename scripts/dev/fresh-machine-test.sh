@@ -54,8 +54,9 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 rm -rf "$root/kit"
 mkdir -p "$root/kit"
 git clone -q "$top" "$root/kit/main"
+commit=$(git -C "$root/kit/main" rev-parse --short HEAD)
 [ ! -d "$top/../shared" ] || cp -r "$top/../shared" "$root/kit/shared"
-echo ">> Debian $suite chroot $root: clone of $(git -C "$top" rev-parse --short HEAD) in /kit/main"
+echo ">> Debian $suite chroot $root: clone of $commit in /kit/main"
 
 rc=0
 # The script runs inside the chroot: its variables expand there.
@@ -83,7 +84,7 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TER
 # record-times shows them in the README and the guide): what a fresh machine
 # of that release took, and make check's closing line.
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/kit/check.log" | tail -n 1)
-line="$suite $(cat "$root/kit/fresh-times") commit=$(git -C "$top" rev-parse --short HEAD) date=$(date -u +%F) accel=$("$top/qemu/accel.sh") cores=$(nproc) summary=${summary// /_}"
+line="$suite $(cat "$root/kit/fresh-times") commit=$commit date=$(date -u +%F) accel=$("$top/qemu/accel.sh") cores=$(nproc) summary=${summary// /_}"
 data="$top/Documentation/measured-releases.txt"
 { grep -v "^$suite " "$data" 2>/dev/null || true; echo "$line"; } | sort >"$data.new" && mv "$data.new" "$data"
 echo ">> fresh Debian $suite: $line"
