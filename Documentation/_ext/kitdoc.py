@@ -42,6 +42,21 @@
 #      Every stage in make check's order (qemu/stages.sh list): its id, the
 #      folder its module is built from, its kernel and its STAGE_TITLE.
 #
+#   .. kit-workshop-schedule::
+#
+#      20 min | What ``.mmap()`` lets a driver do; the two diagrams | :ref:`why`
+#      stage 0 | 20 min | read and complete the legacy hook
+#      15 min | Break
+#
+#      The workshop schedule as a table: one slot per row of the content
+#      ("LENGTH | TOPIC | MATERIAL", or "stage N | LENGTH | TOPIC | MATERIAL"
+#      for a lab stage; an indented line continues the row above), start
+#      times added up from the lengths, and a last row for the end. A lab
+#      stage's slot is titled "Stage N: TOPIC" and links its page (lab-NN)
+#      before any MATERIAL. Every lab stage of qemu/stages.sh list (the
+#      labs/NN-name/ folders) must have exactly one slot, in the list's
+#      order, and every slot must name one of them.
+#
 #   .. kit-script-map::
 #
 #      setup: what the scripts of scripts/setup/ are for
@@ -465,6 +480,122 @@ class KitStageTable(_KitDirective):
 
 
 # ---------------------------------------------------------------------------
+# kit-workshop-schedule
+
+def _split_cells(row):
+    """The cells of a schedule row: split at " | ", but not inside ``...``."""
+    cells, cell, literal, i = [], '', False, 0
+    while i < len(row):
+        if row.startswith('``', i):
+            literal = not literal
+            cell += '``'
+            i += 2
+        elif not literal and row.startswith(' | ', i):
+            cells.append(cell.strip())
+            cell = ''
+            i += 3
+        else:
+            cell += row[i]
+            i += 1
+    cells.append(cell.strip())
+    return cells
+
+
+class KitWorkshopSchedule(_KitDirective):
+    """The workshop schedule, with a slot for every lab stage of the stage
+    list (qemu/stages.sh list), checked against it."""
+    has_content = True
+
+    def run(self):
+        root = self.config.kit_root
+        script = os.path.join(root, 'qemu', 'stages.sh')
+        try:
+            ids = subprocess.run([script, 'list'], check=True, text=True,
+                                 capture_output=True).stdout.split()
+            labs = [sid for sid in ids if sid.isdigit()]
+            for sid in labs:
+                conf = subprocess.run([script, 'conf', sid], check=True, text=True,
+                                      capture_output=True).stdout.strip()
+                self.env.note_dependency(conf)
+        except (OSError, subprocess.CalledProcessError) as e:
+            return self.fail('kit-workshop-schedule: qemu/stages.sh failed: %s' % e)
+
+        # One row per line at the left margin; indented lines continue it.
+        rows = []
+        for line in self.content:
+            if not line.strip():
+                continue
+            if line[0].isspace():
+                if not rows:
+                    return self.fail('kit-workshop-schedule: the content starts '
+                                     'with a continuation line: %r' % line.strip())
+                rows[-1] += ' ' + line.strip()
+            else:
+                rows.append(line.strip())
+        if not rows:
+            return self.fail('kit-workshop-schedule: no slot in the content')
+
+        table = ['.. list-table::', '   :header-rows: 1', '   :widths: 12 12 46 30', '',
+                 '   * - start', '     - length', '     - topic', '     - material']
+        start, seen = 0, []
+
+        def cell(text):
+            return ('     - ' + text) if text else '     -'
+
+        for row in rows:
+            cells = _split_cells(row)
+            stage = None
+            m = re.fullmatch(r'stage\s+(\S+)', cells[0])
+            if m:
+                stage = m.group(1)
+                cells = cells[1:]
+            if len(cells) not in (2, 3):
+                return self.fail('kit-workshop-schedule: a slot is "LENGTH | TOPIC '
+                                 '| MATERIAL" or "stage N | LENGTH | TOPIC | '
+                                 'MATERIAL", not %r' % row)
+            length, topic = cells[0], cells[1]
+            material = cells[2] if len(cells) == 3 else ''
+            m = re.fullmatch(r'(\d+) min', length)
+            if not m:
+                return self.fail('kit-workshop-schedule: %r is not a length in '
+                                 'minutes ("N min"), in %r' % (length, row))
+            if stage is not None:
+                if stage not in labs:
+                    return self.fail('kit-workshop-schedule: a slot names stage %s, '
+                                     'which is not a lab stage (lab stages of '
+                                     'qemu/stages.sh list: %s)'
+                                     % (stage, ' '.join(labs) or 'none'))
+                if stage in seen:
+                    return self.fail('kit-workshop-schedule: stage %s has two '
+                                     'slots' % stage)
+                seen.append(stage)
+                topic = 'Stage %s: %s' % (stage, topic)
+                link = ':ref:`lab-%02d`' % int(stage)
+                material = link + (', ' + material if material else '')
+            table += ['   * - %d:%02d' % (start // 60, start % 60),
+                      cell(length), cell(topic), cell(material)]
+            start += int(m.group(1))
+        missing = [sid for sid in labs if sid not in seen]
+        if missing:
+            return self.fail('kit-workshop-schedule: no slot for lab stage%s %s '
+                             '(qemu/stages.sh list)'
+                             % ('' if len(missing) == 1 else 's', ', '.join(missing)))
+        if seen != labs:
+            return self.fail('kit-workshop-schedule: the lab slots come in the '
+                             'order %s, the stage list in %s'
+                             % (' '.join(seen), ' '.join(labs)))
+        table += ['   * - %d:%02d' % (start // 60, start % 60), '     -',
+                  '     - End', '     -']
+        view = ViewList()
+        for i, line in enumerate(table):
+            view.append(line, 'kit-workshop-schedule', i)
+        node = nodes.section()
+        node.document = self.state.document
+        nested_parse_with_titles(self.state, view, node)
+        return node.children
+
+
+# ---------------------------------------------------------------------------
 # The toctree of in-tree/index: only the conversion pages that conf.py kept
 # (a glob that matches nothing would be a warning).
 
@@ -626,6 +757,7 @@ def setup(app):
     app.add_directive('kit-stage-checks', KitStageChecks)
     app.add_directive('kit-stage-table', KitStageTable)
     app.add_directive('kit-script-map', KitScriptMap)
+    app.add_directive('kit-workshop-schedule', KitWorkshopSchedule)
     app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}

@@ -28,10 +28,29 @@ if [ "$prepare_only" = 1 ]; then
 		{ tail -n 20 "$obj/prepare.log" >&2; echo "error: make prepare failed; full log: $obj/prepare.log" >&2; exit 1; }
 	exit 0
 fi
+# How long it may take, from a measurement: the last build of this object
+# directory on this machine (written below), else the kit's recorded build
+# from scratch (Documentation/measured-times.inc, make record-times), else
+# no figure.
 last="$(dirname "$obj")/timings/kernel-$(basename "$obj")"
-hint="5 to 6 minutes on 2 cores from scratch"
-[ ! -f "$last" ] || hint="$hint; the last build here, maybe incremental, took $(cat "$last") s"
-echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs ($hint)"
+measured="$here/../../Documentation/measured-times.inc"
+case "$(basename "$obj")" in
+kernel-mainline) row="building the mainline kernel from scratch" ;;
+*) row="building the kernel from scratch" ;;
+esac
+hint=
+if [ -f "$last" ] && secs=$(cat "$last") && [[ "$secs" =~ ^[0-9]+$ ]]; then
+	hint=" (the last build here, maybe incremental, took $(printf '%d min %02d s' $((secs / 60)) $((secs % 60))))"
+elif [ -f "$measured" ]; then
+	# The row's time is the line after it: "   * - ROW ..." then "     - TIME".
+	recorded=$(awk -v row="$row" '
+		found { sub(/^ *- /, ""); print; exit }
+		{ line = $0; if (sub(/^ *\* - /, "", line) && index(line, row) == 1) found = 1 }' "$measured")
+	machine=$(sed -n 's/^Measured on .*: \([0-9]* cores\).*/\1/p' "$measured")
+	[[ ! "$recorded" =~ ^[0-9]+\ min\ [0-9]+\ s$ ]] ||
+		hint=" (from scratch: $recorded on the kit's reference machine${machine:+, $machine}; Documentation/measured-times.inc)"
+fi
+echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs$hint"
 start=$(date +%s)
 if ! make -s -C "$src" O="$obj" -j"$jobs" >"$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2

@@ -206,6 +206,33 @@ for want in "CONFIG_TRACING +4\.0 s" "CONFIG_DEV_DAX +3\.0 s" "CONFIG_UDF_FS +2\
 done
 rm -f "$fake"
 result "$rc" "make kernel-profile's report charges each file to the Kconfig symbol that builds it" "$out"
+# The stage list decides how many lab stages there are, never the guide's
+# prose: no page counts them ("five lab stages", "seven labs") or names a
+# range up to the last one ("0 to 6"), and the workshop schedule that make
+# docs built (kit-workshop-schedule) has a row for every lab stage of
+# qemu/stages.sh list, titled "Stage N:" and linking the stage's page.
+labs=$(qemu/stages.sh list | grep -xE '[0-9]+')
+last=$(tail -n 1 <<<"$labs")
+count='(^|[^0-9a-z._])(two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|[0-9]+) (lab stages|labs)([ ,.;:)]|$)'
+range="(^|[^0-9.])(0\`* (to|through) \`*$last|0-$last)([^0-9.]|$)"
+out=$(find Documentation -name '*.rst' -o -name '*.inc' | sort | while read -r f; do
+	tr -s '[:space:]' ' ' <"$f" | grep -oiE "$count|$range" | sed "s|^|$f: states the number of lab stages: |"
+done)
+html=build/html/workshop/schedule.html
+if [ ! -f "$html" ]; then
+	out+=$'\n'"$html: not built (make docs)"
+else
+	rows=$(tr -d '\n' <"$html" | sed 's|</tr>|&\n|g')
+	for id in $labs; do
+		page=$(basename "$(qemu/stages.sh dir "$id")").html
+		grep -qE "<td><p>Stage $id: .*href=\"\.\./labs/${page//./\\.}[\"#]" <<<"$rows" ||
+			out+=$'\n'"$html: no row for lab stage $id (\"Stage $id: ...\" linking labs/$page)"
+	done
+fi
+out=$(sed '/^$/d' <<<"$out")
+rc=0
+[ -z "$out" ] || rc=1
+result "$rc" "docs: no lab stage count in prose; the workshop schedule has a row for each lab stage (${labs//$'\n'/ })" "$out"
 # The README's measured-times block and the docs' table come from one run
 # (scripts/dev/record-times.sh writes both): the same commit and the same total.
 readme_run=$(sed -n 's/^The last recorded run: commit \([0-9a-f]*\),.* ran for \([0-9]* min [0-9]* s\):.*/\1 \2/p' README.md)
