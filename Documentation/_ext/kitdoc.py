@@ -102,6 +102,16 @@ class _KitDirective(SphinxDirective):
         logger.warning(msg, location=(self.env.docname, self.lineno))
         return [nodes.paragraph(text='[missing: %s]' % msg)]
 
+    def parse_rst(self, lines, source):
+        """The nodes of reStructuredText made up by a directive."""
+        view = ViewList()
+        for i, line in enumerate(lines):
+            view.append(line, source, i)
+        node = nodes.section()
+        node.document = self.state.document
+        nested_parse_with_titles(self.state, view, node)
+        return node.children
+
     def literal(self, text, language, caption, path):
         literal = nodes.literal_block(text, text)
         literal['language'] = language
@@ -470,13 +480,7 @@ class KitStageTable(_KitDirective):
             title = _stage_conf_get(root, conf, 'STAGE_TITLE')
             rows += ['   * - ``%s``' % sid, '     - ``%s/``' % folder,
                      '     - %s' % ask('kernel', sid), '     - %s' % re.sub(r'([\\`*_|])', r'\\\1', title)]
-        view = ViewList()
-        for i, line in enumerate(rows):
-            view.append(line, 'kit-stage-table', i)
-        node = nodes.section()
-        node.document = self.state.document
-        nested_parse_with_titles(self.state, view, node)
-        return node.children
+        return self.parse_rst(rows, 'kit-stage-table')
 
 
 # ---------------------------------------------------------------------------
@@ -586,13 +590,7 @@ class KitWorkshopSchedule(_KitDirective):
                              % (' '.join(seen), ' '.join(labs)))
         table += ['   * - %d:%02d' % (start // 60, start % 60), '     -',
                   '     - End', '     -']
-        view = ViewList()
-        for i, line in enumerate(table):
-            view.append(line, 'kit-workshop-schedule', i)
-        node = nodes.section()
-        node.document = self.state.document
-        nested_parse_with_titles(self.state, view, node)
-        return node.children
+        return self.parse_rst(table, 'kit-workshop-schedule')
 
 
 # ---------------------------------------------------------------------------
