@@ -19,6 +19,13 @@ HTML     := $(BUILD)/html
 PATCHES  := $(TOP)/patches
 FRAGMENT := $(TOP)/qemu/kernel.config
 
+# A kit copied (cp -a) or moved (mv) after a build: kbuild's object
+# directories hold the old absolute path, so rewrite it before anything runs
+# (build/.kit-root says where build/ was made). Quick when nothing moved.
+ifeq ($(MAKELEVEL),0)
+$(shell scripts/setup/relocate-build.py $(BUILD) >&2)
+endif
+
 SOURCE_STAMP := $(BUILD)/.stamp-kernel-source
 KERNEL_STAMP := $(KOBJ)/.stamp-kernel-built
 PATCH_FILES  := $(PATCHES)/series $(wildcard $(PATCHES)/*.patch)
@@ -49,7 +56,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock record-times fresh-machine-test clean distclean
+	check-series check-stock check-relocation record-times fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -138,7 +145,7 @@ PHASE := scripts/lib/check-phase.sh
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress relocation))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
@@ -176,12 +183,17 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
 	scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
+	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
+	@scripts/kernel/check-relocation.sh || true
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
+
+check-relocation: kernel checker ## copy the built kit (cp -a), move the copy (mv): no kernel rebuilds there, no old path left, stage 6 passes; FULL=1: all of make check there
+	@scripts/kernel/check-relocation.sh $(if $(FULL),--full)
 
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
 	@scripts/coccinelle/cocci.sh $(KSRC) $(KOBJ) $(CHECKER)

@@ -47,7 +47,7 @@ fi
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress "${stages[@]}"; do
+for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress relocation "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
@@ -61,6 +61,7 @@ for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci c
 	cocci-boot) title="conversion aid on real drivers, booted beside the originals" ;;
 	bench) title="performance lab, short run: guards on the remap action" ;;
 	stress) title="stress run, short: all drivers, 2 CPUs, rmmod, leaks" ;;
+	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
 	esac
 	if [ -n "$title" ]; then
 		[ "$with_static" = 1 ] || continue
