@@ -16,6 +16,14 @@
  *   the part selected by the offset.
  * - The uncached protection is still the driver's: desc->page_prot, as the
  *   hook leaves it (the prepare step copies it after the hook returns).
+ * - No vm_ops->may_split: stage 3 refuses to split its mapping because
+ *   6.12's x86 PAT code would leak the memory type reservation of a split
+ *   I/O mapping. Mainline keeps that reservation in a reference-counted
+ *   pfnmap_track_ctx which the pieces of a split share (mm/memory.c,
+ *   remap_pfn_range_track(); mm/vma_init.c, vma_pfnmap_track_ctx_dup()),
+ *   and releases it with the last piece: a partial munmap() or an mremap()
+ *   that shrinks the mapping just works, as for mainline's own I/O remap
+ *   users (/dev/mem, hpet, open-dice).
  */
 
 #include <linux/fs.h>
@@ -48,27 +56,6 @@ static struct mmap_lab_dev *to_mmap_lab_dev(const struct file *file)
 }
 
 /**
- * mmap_lab_may_split() - refuse to split a mapping of the BAR
- * @vma: the mapping munmap(), mremap() or mprotect() would split
- * @addr: where it would be split
- *
- * Kept from stage 3, where 6.12's x86 PAT code leaks the memory type
- * reservation of a split I/O mapping, so that this driver behaves as
- * stage 3 does under the same checks: a partial munmap() fails with EINVAL,
- * the mapping can still be unmapped as a whole.
- *
- * Return: -EINVAL, always.
- */
-static int mmap_lab_may_split(struct vm_area_struct *vma, unsigned long addr)
-{
-	return -EINVAL;
-}
-
-static const struct vm_operations_struct mmap_lab_vm_ops = {
-	.may_split = mmap_lab_may_split,
-};
-
-/**
  * mmap_lab_mmap_prepare() - check a new mapping of BAR 0 and ask for an
  * uncached I/O remap of it
  * @desc: the mapping to be created; the driver reads the request from it and
@@ -94,7 +81,6 @@ static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 
 	vma_desc_set_flags(desc, VMA_DONTEXPAND_BIT, VMA_DONTDUMP_BIT);
 	vma_desc_clear_flags(desc, VMA_MAYEXEC_BIT);
-	desc->vm_ops = &mmap_lab_vm_ops;
 
 	/*
 	 * After this hook returns, the action's prepare step turns the

@@ -11,8 +11,14 @@
  *
  * The I/O mapping's memory type: while the BAR is mapped, x86 PAT lists an
  * uncached-minus reservation for it in /sys/kernel/debug/x86/pat_memtype_list,
- * and after munmap() the list is back to what it was. Splitting the mapping
- * (a partial munmap()) is refused: on 6.12 it would leak that reservation.
+ * and after munmap() the list is back to what it was.
+ *
+ * Splitting the mapping (a partial munmap(), an mremap() that shrinks it)
+ * depends on the kernel, as MMAP_LAB_SPLIT says: "refused" on 6.12 (stage 3),
+ * whose x86 PAT code would leak the reservation of a split I/O mapping, so
+ * the driver refuses the split; "allowed" on mainline (stage 6), which keeps
+ * the reservation in a reference-counted pfnmap_track_ctx shared by the
+ * pieces and drops it with the last one.
  */
 #include "lab_harness.h"
 
@@ -244,7 +250,131 @@ TEST_F(edu, memtype_uncached_while_mapped_released_after)
 }
 
 /*
- * A partial munmap() would split the VMA: the driver refuses the split,
+ * MMAP_LAB_SPLIT: "refused" or "allowed". A test of the other rule skips,
+ * saying which rule this stage has.
+ */
+#define EDU_SPLIT_RULE(rule) do {						\
+	const char *__split;							\
+										\
+	LAB_ENV_REQUIRED(__split, "MMAP_LAB_SPLIT");				\
+	ASSERT_TRUE(!strcmp(__split, "refused") ||				\
+		    !strcmp(__split, "allowed")) {				\
+		TH_LOG("MMAP_LAB_SPLIT=%s: refused or allowed", __split);	\
+	}									\
+	if (strcmp(__split, rule))						\
+		SKIP(return, "this stage's driver has splits %s, not %s "	\
+		     "(MMAP_LAB_SPLIT)", __split, rule);				\
+} while (0)
+
+/* Where the mapping that starts at addr ends, and its file offset. */
+static int mapping_at(unsigned long addr, unsigned long *end,
+		      unsigned long *offset)
+{
+	char line[256];
+
+	if (lab_maps_read(LAB_MAPS_SCRATCH) <= 0 ||
+	    lab_maps_find(LAB_MAPS_SCRATCH, addr, end, line, sizeof(line)))
+		return -1;
+	/* start-end perms offset dev inode path */
+	return sscanf(line, "%*x-%*x %*s %lx", offset) == 1 ? 0 : -1;
+}
+
+/*
+ * Mainline: a partial munmap() splits the mapping. The piece that keeps
+ * offset 0 still reaches the registers; the piece after the hole keeps its
+ * own offset into the BAR and reads what a fresh mapping of that offset
+ * reads. The memtype reservation covers the whole BAR until the last piece
+ * is unmapped, then the list is byte for byte what it was.
+ */
+TEST_F(edu, partial_unmap_splits_pieces_keep_reservation)
+{
+	static char before[PAT_LIST_MAX], between[PAT_LIST_MAX], after[PAT_LIST_MAX];
+	const unsigned long page = lab_page_size();
+	unsigned long end = 0, offset = ~0UL;
+	uint32_t tail_word, fresh_word;
+	char *bar, *fresh;
+
+	EDU_SPLIT_RULE("allowed");
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
+	ASSERT_LE(3 * page, self->size);
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	ASSERT_EQ(0, munmap(bar + page, page)) {
+		TH_LOG("munmap() of one page inside the BAR mapping failed: %s "
+		       "(mainline needs no may_split refusal)", strerror(errno));
+	}
+	ASSERT_EQ(0, mapping_at((unsigned long)bar, &end, &offset));
+	ASSERT_EQ((unsigned long)bar + page, end);
+	ASSERT_EQ(0UL, offset);
+	ASSERT_EQ(0, mapping_at((unsigned long)bar + 2 * page, &end, &offset)) {
+		TH_LOG("no mapping after the hole at %p", bar + page);
+	}
+	ASSERT_EQ((unsigned long)bar + self->size, end);
+	ASSERT_EQ(2 * page, offset);
+
+	/* The registers, through the first piece. */
+	ASSERT_EQ(0x010000edU, edu_read(bar, EDU_ID));
+	edu_write(bar, EDU_LIVENESS, 0x5a5a0f0f);
+	ASSERT_EQ(~0x5a5a0f0fU, edu_read(bar, EDU_LIVENESS));
+	/* The second piece is still the BAR at its own offset. */
+	fresh = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 2 * page);
+	ASSERT_NE(MAP_FAILED, fresh);
+	tail_word = edu_read(bar + 2 * page, 0);
+	fresh_word = edu_read(fresh, 0);
+	ASSERT_EQ(0, munmap(fresh, page));
+	ASSERT_EQ(fresh_word, tail_word);
+
+	ASSERT_EQ(0, munmap(bar, page));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, between, sizeof(between)));
+	ASSERT_STRNE(before, between) {
+		TH_LOG("the reservation went with the first piece, while the "
+		       "second still maps the BAR");
+	}
+	ASSERT_EQ(0, munmap(bar + 2 * page, self->size - 2 * page));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
+	ASSERT_STREQ(before, after) {
+		TH_LOG("the memtype reservation outlived the last piece");
+	}
+}
+
+/*
+ * Mainline: mremap() shrinks the mapping to its first page, in place; the
+ * registers answer there, and unmapping it releases the reservation.
+ */
+TEST_F(edu, mremap_shrink_keeps_registers_releases_after)
+{
+	static char before[PAT_LIST_MAX], after[PAT_LIST_MAX];
+	const unsigned long page = lab_page_size();
+	unsigned long end = 0, offset = ~0UL;
+	char *bar, *shrunk;
+
+	EDU_SPLIT_RULE("allowed");
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	shrunk = mremap(bar, self->size, page, 0);
+	ASSERT_EQ(bar, shrunk) {
+		TH_LOG("mremap() to one page failed: %s", strerror(errno));
+		munmap(bar, self->size);
+	}
+	ASSERT_EQ(0, mapping_at((unsigned long)bar, &end, &offset));
+	ASSERT_EQ((unsigned long)bar + page, end);
+	ASSERT_EQ(0x010000edU, edu_read(bar, EDU_ID));
+	edu_write(bar, EDU_LIVENESS, 0x0f0f5a5a);
+	ASSERT_EQ(~0x0f0f5a5aU, edu_read(bar, EDU_LIVENESS));
+	ASSERT_EQ(0, munmap(bar, page));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
+	ASSERT_STREQ(before, after) {
+		TH_LOG("the memtype reservation outlived the shrunk mapping");
+	}
+}
+
+/*
+ * 6.12: a partial munmap() would split the VMA: the driver refuses the split,
  * the mapping stays whole and usable, and unmapping it as a whole releases
  * its memtype reservation.
  */
@@ -255,6 +385,7 @@ TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
 	unsigned long end = 0;
 	char *bar;
 
+	EDU_SPLIT_RULE("refused");
 	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
 		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
 	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -269,6 +400,35 @@ TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
 				   NULL, 0));
 	ASSERT_EQ((unsigned long)bar + self->size, end);
 	ASSERT_EQ(0x010000edU & 0xff, edu_read(bar, EDU_ID) & 0xff);
+	ASSERT_EQ(0, munmap(bar, self->size));
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
+	ASSERT_STREQ(before, after);
+}
+
+/*
+ * 6.12: mremap() that shrinks the mapping would split it too: refused, the
+ * mapping stays whole, and unmapping it releases its reservation.
+ */
+TEST_F(edu, mremap_shrink_refused_mapping_stays_whole)
+{
+	static char before[PAT_LIST_MAX], after[PAT_LIST_MAX];
+	const unsigned long page = lab_page_size();
+	unsigned long end = 0, offset = ~0UL;
+	char *bar;
+
+	EDU_SPLIT_RULE("refused");
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		   self->fd, 0);
+	ASSERT_NE(MAP_FAILED, bar);
+	ASSERT_EQ(MAP_FAILED, mremap(bar, self->size, page, 0)) {
+		TH_LOG("mremap() shrank the BAR mapping to one page");
+	}
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, mapping_at((unsigned long)bar, &end, &offset));
+	ASSERT_EQ((unsigned long)bar + self->size, end);
+	ASSERT_EQ(0x010000edU, edu_read(bar, EDU_ID));
 	ASSERT_EQ(0, munmap(bar, self->size));
 	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
 	ASSERT_STREQ(before, after);
