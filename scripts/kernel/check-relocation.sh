@@ -54,6 +54,8 @@ old_paths() { # DIR OLD
 		grep -rlIP "$re" "$1/build" --exclude-dir=linux --exclude-dir=linux-pristine \
 			--exclude-dir=mainline-src --exclude-dir=logs 2>/dev/null
 		find "$1/build" -type l -printf '%l\t%p\n' | grep -P "^$re" | cut -f2
+		# The guests' programs: a path compiled in would show in their output.
+		grep -rlaP "$re" "$1/build/checker" 2>/dev/null
 	} | sed "s|^$1/||" | head -n 10
 }
 # Rebuild one kernel the way make kernel does; print what it remade, apart
