@@ -56,7 +56,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock check-relocation record-times fresh-machine-test clean distclean
+	check-series check-stock check-relocation record-times record-fail-nth fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -232,6 +232,9 @@ boot: kernel modules checker ## boot STAGE=N with an interactive shell (module l
 
 record-times: ## after a timed make check: write its timeline and figures into Documentation/measured-times.inc and the README
 	@scripts/dev/record-times.sh $(TOTAL)
+
+record-fail-nth: ## after make check: write each guest's fail-nth sweep figures (fault points per mapped file) into the error paths page
+	@scripts/dev/record-fail-nth.sh
 
 fresh-machine-test: ## (root, SUITE=bookworm|trixie) make then make check in a fresh minbase debootstrap chroot of that Debian release
 	@test -n "$(SUITE)" || { echo "usage: make fresh-machine-test SUITE=bookworm|trixie" >&2; exit 2; }

@@ -451,6 +451,18 @@ class KitStageChecks(_KitDirective):
                     if i:
                         para += nodes.Text(', ')
                     para += nodes.literal(text=t)
+            else:
+                # A program that prints its own TAP (check_fail_nth): what
+                # its header says it does, and what this stage has it do.
+                m = re.search(r'\b%s - (.*?\.)(\s|$)' % check,
+                              re.sub(r'\n \*\s*', ' ', _read(src)), re.S)
+                para += nodes.Text(': ' + (m.group(1) if m else
+                                           'prints its own TAP'))
+                sweep = _stage_conf_get(root, path, 'MMAP_LAB_SWEEP')
+                if sweep:
+                    para += nodes.Text(' Here: ')
+                    para += nodes.literal(text='MMAP_LAB_SWEEP="%s"' % sweep)
+                    para += nodes.Text(', each plain and MAP_FIXED.')
             item += para
             blist += item
         return [blist]
