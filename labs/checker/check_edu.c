@@ -200,6 +200,27 @@ TEST_F(edu, factorial_of_5)
 #define PAT_LIST "/sys/kernel/debug/x86/pat_memtype_list"
 #define PAT_LIST_MAX (64 * 1024)
 
+/*
+ * The PAT memtype list into before (the test skips without it), then the
+ * whole BAR mapped at bar.
+ */
+#define EDU_PAT_THEN_MAP_BAR(before, bar) do {					\
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)		\
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)",	\
+		     PAT_LIST);							\
+	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,	\
+		   self->fd, 0);						\
+	ASSERT_NE(MAP_FAILED, bar);						\
+} while (0)
+
+/* The PAT memtype list, read into after, is byte for byte before. */
+#define EDU_ASSERT_PAT_AS_BEFORE(before, after, what) do {			\
+	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));		\
+	ASSERT_STREQ(before, after) {						\
+		TH_LOG("the memtype reservation outlived %s", what);		\
+	}									\
+} while (0)
+
 /* The first memtype entry of b that is not in a, copied to line, or false. */
 static bool first_new_line(const char *a, const char *b, char *line,
 			   size_t size)
@@ -229,11 +250,7 @@ TEST_F(edu, memtype_uncached_while_mapped_released_after)
 	char line[256];
 	void *bar;
 
-	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
-		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
-	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   self->fd, 0);
-	ASSERT_NE(MAP_FAILED, bar);
+	EDU_PAT_THEN_MAP_BAR(before, bar);
 	ASSERT_LE(0, lab_read_file(PAT_LIST, during, sizeof(during)));
 	ASSERT_EQ(0, munmap(bar, self->size));
 	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
@@ -295,12 +312,8 @@ TEST_F(edu, partial_unmap_splits_pieces_keep_reservation)
 	char *bar, *fresh;
 
 	EDU_SPLIT_RULE("allowed");
-	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
-		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
 	ASSERT_LE(3 * page, self->size);
-	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   self->fd, 0);
-	ASSERT_NE(MAP_FAILED, bar);
+	EDU_PAT_THEN_MAP_BAR(before, bar);
 	ASSERT_EQ(0, munmap(bar + page, page)) {
 		TH_LOG("munmap() of one page inside the BAR mapping failed: %s "
 		       "(mainline needs no may_split refusal)", strerror(errno));
@@ -333,10 +346,7 @@ TEST_F(edu, partial_unmap_splits_pieces_keep_reservation)
 		       "second still maps the BAR");
 	}
 	ASSERT_EQ(0, munmap(bar + 2 * page, self->size - 2 * page));
-	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
-	ASSERT_STREQ(before, after) {
-		TH_LOG("the memtype reservation outlived the last piece");
-	}
+	EDU_ASSERT_PAT_AS_BEFORE(before, after, "the last piece");
 }
 
 /*
@@ -351,11 +361,7 @@ TEST_F(edu, mremap_shrink_keeps_registers_releases_after)
 	char *bar, *shrunk;
 
 	EDU_SPLIT_RULE("allowed");
-	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
-		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
-	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   self->fd, 0);
-	ASSERT_NE(MAP_FAILED, bar);
+	EDU_PAT_THEN_MAP_BAR(before, bar);
 	shrunk = mremap(bar, self->size, page, 0);
 	ASSERT_EQ(bar, shrunk) {
 		TH_LOG("mremap() to one page failed: %s", strerror(errno));
@@ -367,10 +373,7 @@ TEST_F(edu, mremap_shrink_keeps_registers_releases_after)
 	edu_write(bar, EDU_LIVENESS, 0x0f0f5a5a);
 	ASSERT_EQ(~0x0f0f5a5aU, edu_read(bar, EDU_LIVENESS));
 	ASSERT_EQ(0, munmap(bar, page));
-	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
-	ASSERT_STREQ(before, after) {
-		TH_LOG("the memtype reservation outlived the shrunk mapping");
-	}
+	EDU_ASSERT_PAT_AS_BEFORE(before, after, "the shrunk mapping");
 }
 
 /*
@@ -386,11 +389,7 @@ TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
 	char *bar;
 
 	EDU_SPLIT_RULE("refused");
-	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
-		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
-	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   self->fd, 0);
-	ASSERT_NE(MAP_FAILED, bar);
+	EDU_PAT_THEN_MAP_BAR(before, bar);
 	ASSERT_EQ(-1, munmap(bar + page, page)) {
 		TH_LOG("munmap() of one page inside the BAR mapping succeeded");
 	}
@@ -401,8 +400,7 @@ TEST_F(edu, partial_unmap_refused_whole_unmap_releases)
 	ASSERT_EQ((unsigned long)bar + self->size, end);
 	ASSERT_EQ(0x010000edU & 0xff, edu_read(bar, EDU_ID) & 0xff);
 	ASSERT_EQ(0, munmap(bar, self->size));
-	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
-	ASSERT_STREQ(before, after);
+	EDU_ASSERT_PAT_AS_BEFORE(before, after, "munmap() of the whole mapping");
 }
 
 /*
@@ -417,11 +415,7 @@ TEST_F(edu, mremap_shrink_refused_mapping_stays_whole)
 	char *bar;
 
 	EDU_SPLIT_RULE("refused");
-	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
-		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)", PAT_LIST);
-	bar = mmap(NULL, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		   self->fd, 0);
-	ASSERT_NE(MAP_FAILED, bar);
+	EDU_PAT_THEN_MAP_BAR(before, bar);
 	ASSERT_EQ(MAP_FAILED, mremap(bar, self->size, page, 0)) {
 		TH_LOG("mremap() shrank the BAR mapping to one page");
 	}
@@ -430,8 +424,7 @@ TEST_F(edu, mremap_shrink_refused_mapping_stays_whole)
 	ASSERT_EQ((unsigned long)bar + self->size, end);
 	ASSERT_EQ(0x010000edU, edu_read(bar, EDU_ID));
 	ASSERT_EQ(0, munmap(bar, self->size));
-	ASSERT_LE(0, lab_read_file(PAT_LIST, after, sizeof(after)));
-	ASSERT_STREQ(before, after);
+	EDU_ASSERT_PAT_AS_BEFORE(before, after, "munmap() of the whole mapping");
 }
 
 /*
