@@ -27,6 +27,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -76,6 +78,8 @@ struct sweep {
 };
 
 static unsigned long page;
+/* Where a SIGBUS or SIGSEGV on touching a new mapping jumps back to. */
+static sigjmp_buf touch_failed;
 static int fail_nth_fd = -1;
 static char pat_before[PAT_LIST_MAX], pat_after[PAT_LIST_MAX];
 static int tests, failures;
@@ -162,6 +166,21 @@ static void why(struct sweep *s, int n, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void on_touch_fault(int sig)
+{
+	siglongjmp(touch_failed, sig);
+}
+
+/* Read the first byte of a new mapping: 0, or the signal that raised. */
+static int touch(volatile char *v)
+{
+	int sig = sigsetjmp(touch_failed, 1);
+
+	if (!sig)
+		(void)v[0];
+	return sig;
+}
+
 /* A private, writable, written anonymous mapping: charged to Committed_AS. */
 static char *accounted_anon(unsigned long len)
 {
@@ -236,14 +255,18 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 
 	if (p != MAP_FAILED) {
 		volatile char *v = (volatile char *)p;
+		int sig;
 
 		if (fixed && p != old)
 			why(s, n, "MAP_FIXED mapped %p, not %p", p, old);
 		else if (!mapped_whole((unsigned long)p, t->len))
 			why(s, n, "the mapping at %p is not whole in "
 			    "/proc/self/maps", p);
-		(void)v[0];
-		if ((t->prot & PROT_WRITE) && !t->registers) {
+		sig = touch(v);
+		if (sig)
+			why(s, n, "reading the new mapping raised %s",
+			    sig == SIGBUS ? "SIGBUS" : "SIGSEGV");
+		if (!sig && (t->prot & PROT_WRITE) && !t->registers) {
 			char c = v[0];
 
 			v[0] = c ^ 0x5a;
@@ -385,6 +408,10 @@ int main(void)
 	char devwhat[160];
 	size_t i;
 
+	struct sigaction sa = { .sa_handler = on_touch_fault };
+
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
 	printf("TAP version 13\n");
 	page = lab_page_size();
 	if (!sweep || !*sweep) {
