@@ -56,7 +56,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock check-relocation record-times record-fail-nth fresh-machine-test clean distclean
+	check-series check-stock check-mistakes check-relocation record-times record-fail-nth fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -145,7 +145,7 @@ PHASE := scripts/lib/check-phase.sh
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress relocation))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
@@ -183,6 +183,8 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
 	scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
+	@$(PHASE) "the labs' Troubleshooting entries replayed: a planted mistake, make check, the verdict names it (make check-mistakes)"
+	@scripts/labs/check-mistakes.sh || true
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
 	@scripts/kernel/check-relocation.sh || true
 	@$(PHASE) --table
@@ -191,6 +193,9 @@ else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
+
+check-mistakes: kernel checker ## replay the labs' Troubleshooting entries: plant each mistake in a copy, make check, the verdict must name it
+	@scripts/labs/check-mistakes.sh
 
 check-relocation: kernel checker ## copy the built kit (cp -a), move the copy (mv): no kernel rebuilds there, no old path left, stage 6 passes; FULL=1: all of make check there
 	@scripts/kernel/check-relocation.sh $(if $(FULL),--full)

@@ -32,7 +32,7 @@ for id in "${stages[@]}"; do kit_require_stage "$id"; done
 logs="$kit_root/build/logs"
 mkdir -p "$logs"
 for id in "${stages[@]}"; do
-	rm -f "$logs/$id.result"
+	rm -f "$logs/$id.result" "$logs/$id.verdict"
 	"$here/run-stage.sh" "$kobj" "$checker" "$id"
 	echo
 done
@@ -43,11 +43,17 @@ if [ "$summary" = all ]; then
 	with_static=1
 fi
 
+# The failing stages' verdicts (qemu/verdict.sh): each failing test by name
+# with a hint, just above the table.
+for id in "${stages[@]}"; do
+	[ ! -s "$logs/$id.verdict" ] || cat "$logs/$id.verdict"
+done
+
 # Rows of the parts that ran before the boots (static checks, TODO proof,
 # learner's loop), when the whole kit is checked.
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress relocation "${stages[@]}"; do
+for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
@@ -61,6 +67,7 @@ for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci c
 	cocci-boot) title="conversion aid on real drivers, booted beside the originals" ;;
 	bench) title="performance lab, short run: guards on the remap action" ;;
 	stress) title="stress run, short: all drivers, 2 CPUs, rmmod, leaks" ;;
+	mistakes) title="Troubleshooting replayed: each mistake named" ;;
 	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
 	esac
 	if [ -n "$title" ]; then

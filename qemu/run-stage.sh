@@ -71,24 +71,28 @@ tr -d '\r' <"$log" | awk -v out="$out" '
 '
 
 summary_rc=0
-summary=$(perl "$here/tap-summary.pl" "$out"/*.tap 2>&1) || summary_rc=$?
+summary=$(perl "$here/tap-summary.pl" --failures "$out/failures.tsv" "$out"/*.tap 2>&1) || summary_rc=$?
 [ -n "$(ls "$out"/*.tap 2>/dev/null)" ] || summary=$'not ok - no TAP at all from the guest\n0 1 0'
 echo "$summary" | sed '$d'
 read -r passed failed skipped < <(echo "$summary" | tail -n 1)
 : "$summary_rc"
 
-harness_test() { # RESULT DESCRIPTION
+# The harness's failures, each with its hint, for the verdict.
+harness_failures=()
+harness_test() { # RESULT DESCRIPTION HINT
 	if [ "$1" = 0 ]; then
 		echo "ok - $2"
 		passed=$((passed + 1))
 	else
 		echo "not ok - $2"
 		failed=$((failed + 1))
+		harness_failures+=("$3")
 	fi
 }
 done_rc=1
 kit_guest_finished "$log" && done_rc=0
-harness_test "$done_rc" "$id: guest ran every check and powered off (no timeout, no panic)"
+harness_test "$done_rc" "$id: guest ran every check and powered off (no timeout, no panic)" \
+	"the guest did not run to the end (a hang, a panic, a timeout): see the end of ${log#"$kit_root"/}"
 
 scan_rc=0
 found=$("$here/scan-kernel-log.sh" "$log") || scan_rc=$?
@@ -101,11 +105,15 @@ if [ "${expect:-pass}" = fail ]; then
 	else
 		scan_rc=1
 	fi
-	harness_test "$scan_rc" "$id: the log scanner flags the planted kernel warning"
+	harness_test "$scan_rc" "$id: the log scanner flags the planted kernel warning" \
+		"the planted warning was not found: the log scanner is broken"
 else
 	[ "$scan_rc" = 0 ] || head -n 20 <<<"$found" | sed 's/^/# kernel: /'
-	harness_test "$scan_rc" "$id: kernel log has no WARNING/BUG/Oops/Call Trace/lockdep report"
+	harness_test "$scan_rc" "$id: kernel log has no WARNING/BUG/Oops/Call Trace/lockdep report" \
+		"the kernel log has: $(head -n 1 <<<"$found" | sed 's/^\[ *[0-9.]*\] //')"
 fi
 
+# The verdict, printed by check-all.sh at the end (empty when all passed).
+"$here/verdict.sh" "$id" "$out/failures.tsv" "$log" "${harness_failures[@]}" >"$logs/$run.verdict" || true
 echo "$run $passed $failed $skipped $seconds" >"$logs/$run.result"
 [ "$failed" = 0 ]

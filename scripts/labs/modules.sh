@@ -48,12 +48,29 @@ prepare() { # ID
 	fi
 }
 
-# Build the stages ID... (prepared, all for kernel $1) in one kbuild run.
+# The compiler's messages name the copies in build/modules/ID/; say the
+# files the learner edits instead (work/NN-name/file.c: same lines, the
+# copies are verbatim), or the stage's own sources. kbuild's own "make[N]:
+# *** ... Error" lines, which name only its build folders, are left out:
+# the line this script prints after a failure says which stage failed.
+learner_paths() { # ID...
+	local id rel args=(-e '/^make\[[0-9]*\]: \*\*\* /d')
+	for id; do
+		rel=$(cut -f1 "$modules/$id/.checked" 2>/dev/null) || continue
+		args+=(-e "s|$modules/$id/|$rel/|g")
+	done
+	sed "${args[@]}"
+}
+
+# Build the stages ID... (prepared, all for kernel $1) in one kbuild run;
+# its messages go to stderr with the learner's paths.
 build() { # KOBJ ID...
-	local k=$1
+	local k=$1 rc=0
 	shift
 	echo "obj-m := ${*/%//}" >"$modules/Kbuild"
-	make -s -C "$k" M="$modules" W=1 -j"$(nproc)" modules
+	make -s -C "$k" M="$modules" W=1 -j"$(nproc)" modules 2>"$modules/build.raw" || rc=$?
+	learner_paths "$@" <"$modules/build.raw" >&2
+	return "$rc"
 }
 
 declare -A stages_of=()

@@ -193,6 +193,26 @@ result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(ta
 # included (a check that proves a kernel warns).
 out=$(qemu/selftest/log-scanner-cases.sh 2>&1)
 result $? "the kernel log scanner: a stray warning fails, one expected warning in its window passes ($(grep -c '^ok: ' <<<"$out") cases)" "$(grep -v '^ok: ' <<<"$out")"
+# The verdict that ends a failing stage, on made-up results: a TODO's test
+# points at the TODO's line and text; the kernel reports with a known cause
+# are named; errno values and signals are printed with their names.
+fake=$(mktemp -d)
+printf 'vma.map_private_refused\tExpected EINVAL (22) == e (0)\nbad.huge_offset_no_wrap_einval\tsucceeded, expected EINVAL\n' >"$fake/failures.tsv"
+printf '%s\n' '[ 1.0] kernel BUG: Bad pagetable' '[ 1.1] WARNING: CPU: 0 PID: 9 at mm/util.c:1 mmap_action_finish+0x1/0x2' \
+	'[ 1.2] WARNING: mm/util.c:1 at mmap_action_prepare+0x1/0x2, CPU#0: x/1' >"$fake/console.log"
+out=$(qemu/verdict.sh 1 "$fake/failures.tsv" "$fake/console.log" "the guest did not run to the end" 2>&1)
+printf 'TAP version 13\n# a.c:1:t:Expected ENOMEM (12) == errno (11)\n# t: Test terminated unexpectedly by signal 7\nok 1 t\n1..1\n' >"$fake/t.tap"
+echo 0 >"$fake/t.tap.exit"
+out+=$'\n'$(perl qemu/tap-summary.pl "$fake/t.tap" 2>&1)
+rm -rf "$fake"
+rc=0
+for want in "TODO 2 (" "mmap_lab1.c:" "[fails vma.map_private_refused]" "bad.huge_offset_no_wrap_einval: succeeded, expected EINVAL" \
+	"a physical address was passed where a PFN is expected" "the error hook returned a positive value" \
+	"desc->action.error_override is positive" "the guest did not run to the end" \
+	"Expected ENOMEM (12 ENOMEM) == errno (11 EAGAIN)" "signal 7 (SIGBUS)"; do
+	grep -qF -- "$want" <<<"$out" || { rc=1 && out+=$'\n'"missing: $want"; }
+done
+result "$rc" "the verdict of a failing stage names the TODO, the known kernel reports, errno values and signals" "$out"
 # make kernel-profile's report, on a made-up log of five compiler calls and
 # the real tree: each file is charged to the Kconfig symbol that builds it
 # (obj-$(CONFIG_X) += file.o, a composite object, a directory, or obj-y).

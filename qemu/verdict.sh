@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The verdict that ends a failing stage: each failing test by name, with a
+# one-line hint. A test that proves a TODO (STAGE_TODO_CHECKS) points at that
+# TODO in the file that was checked (the learner's copy, else the solution:
+# build/modules/ID/.checked); any other test gives the last line it logged.
+# Failures of the harness's own checks (the guest did not finish, the kernel
+# log) say what to look at, and a known oops is named.
+# Usage: verdict.sh STAGE_ID FAILURES_FILE CONSOLE_LOG [HARNESS_FAILURE...]
+#   FAILURES_FILE: "TEST<TAB>MESSAGE" lines (qemu/tap-summary.pl --failures)
+set -euo pipefail
+
+id=$1 failures=$2 log=$3
+shift 3
+here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/stages.sh
+. "$here/stages.sh"
+max=12
+
+# Where the checked sources are, relative to the kit when inside it.
+checked=$(cut -f1 "$kit_root/build/modules/$id/.checked" 2>/dev/null || true)
+which=$(cut -f2 "$kit_root/build/modules/$id/.checked" 2>/dev/null || true)
+case "$checked" in
+/*) src_dir=$checked ;;
+'') src_dir=$(kit_stage_dir "$id" 2>/dev/null || true) ;;
+*) src_dir="$kit_root/$checked" ;;
+esac
+todo_words=$(kit_stage_get "$id" STAGE_TODO_CHECKS 2>/dev/null || true)
+
+# The TODO whose checks name TEST: its number, or nothing.
+todo_of() { # TEST
+	local word
+	for word in $todo_words; do
+		case ",${word#*=}," in *",$1,"*) echo "${word%%=*}" && return 0 ;; esac
+	done
+	return 1
+}
+
+# "TODO n (file:line): its text", from the marker in the checked file.
+todo_hint() { # N
+	local marker file rest line text
+	marker=$(grep -Hn "TODO $1/[0-9]*:" "$src_dir"/*.c 2>/dev/null | head -n 1) || true
+	[ -n "$marker" ] || { echo "TODO $1" && return 0; }
+	file=${marker%%:*} rest=${marker#*:}
+	line=${rest%%:*} text=${rest#*TODO "$1"/*:}
+	text=${text%%\*/*}
+	echo "TODO $1 (${file#"$kit_root"/}:$line):${text% }"
+}
+
+# Tests that prove a TODO, grouped under it; the others, with their message.
+declare -A by_todo=()
+others=()
+count=0
+while IFS=$'\t' read -r test message; do
+	[ -n "$test" ] || continue
+	count=$((count + 1))
+	if n=$(todo_of "$test"); then
+		by_todo[$n]="${by_todo[$n]:+${by_todo[$n]}, }$test"
+	else
+		case "$test" in
+		*": "*) others+=("$test${message:+: $message}") ;; # a description already
+		*) others+=("$test: ${message:-see its lines above}") ;;
+		esac
+	fi
+done <"$failures"
+lines=()
+for n in $(printf '%s\n' "${!by_todo[@]}" | sort -n); do
+	lines+=("$(todo_hint "$n") [fails ${by_todo[$n]}]")
+done
+more=0
+for o in "${others[@]}"; do
+	if [ "${#lines[@]}" -ge "$max" ]; then more=$((more + 1)); else lines+=("$o"); fi
+done
+for h in "$@"; do
+	count=$((count + 1))
+	lines+=("$h")
+done
+# Kernel reports with a known cause: the mistake, and what to write.
+known() { # ERE HINT
+	! grep -aqE "$1" "$log" 2>/dev/null || lines+=("$2")
+}
+known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected; a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
+known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned a positive value; return a negative errno (-EAGAIN, not EAGAIN)"
+known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)"
+[ "$count" -gt 0 ] || exit 0
+echo "#"
+echo "# stage $id: $count failing; ${which:-its sources}${checked:+, $checked}:"
+for l in "${lines[@]}"; do echo "#   $l"; done
+[ "$more" = 0 ] || echo "#   ... and $more more (above)"
+echo "#"

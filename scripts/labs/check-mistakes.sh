@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make check-mistakes: the labs pages' Troubleshooting entries, replayed. Each
+# plants one plausible mistake in a learner's copy of a stage's solution, runs
+# `make check STAGE=N` on it as the learner would, and proves that the check
+# fails and that its closing verdict names the mistake with the hint the page
+# gives:
+#   stage 2: a physical address where a PFN is expected (the PFN shifted
+#            left by PAGE_SHIFT): the data checks fail (or, when the address
+#            lands above what the CPU can address, the guest oopses with
+#            "Bad pagetable", which the verdict names), and the verdict
+#            points at TODO 1;
+#   stage 4: the error hook returns EAGAIN, not -EAGAIN (6.12 ignores the
+#            positive value, with a warning);
+#   stage 5: desc->action.error_override = EAGAIN, not -EAGAIN (mainline
+#            refuses every mapping with EINVAL, with a warning);
+#   stage 1: a missing semicolon: the compiler's error names the learner's
+#            file and line (work/01-mmap-prepare/mmap_lab1.c:N:M), never
+#            the copy kbuild compiled.
+# The copies live in build/mistakes/work; the stages' own logs and modules
+# are put back afterwards. Writes build/logs/mistakes.result.
+# Usage: check-mistakes.sh
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=scripts/labs/learner-copy.sh
+. "$top/scripts/labs/learner-copy.sh"
+logs="$top/build/logs"
+area="$top/build/mistakes"
+start=$(date +%s)
+mkdir -p "$logs"
+rm -rf "$area" && mkdir -p "$area/kept"
+
+# STAGE  FILE_PATTERN (sed -E)  HINT (a fixed string of the verdict)  WHAT
+mistakes=(
+	"2	s/page_to_pfn\(ldev->pages\) \+ desc->pgoff/(page_to_pfn(ldev->pages) + desc->pgoff) << PAGE_SHIFT/	mmap_action_remap_full() from the PFN of the buffer page	a physical address instead of a PFN"
+	"4	s/err = -EAGAIN;/err = EAGAIN;/	the error hook returned a positive value	the error hook returns EAGAIN, not -EAGAIN"
+	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN"
+	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file"
+)
+
+echo "TAP version 13"
+for m in "${mistakes[@]}"; do
+	IFS=$'\t' read -r id plant hint what <<<"$m"
+	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
+		skip "stage $id, $what: the verdict names it" "$why"
+		continue
+	fi
+	export KIT_WORK_DIR="$area/work"
+	work=$(kit_work_dir "$id")
+	mkdir -p "$work"
+	cp "$(kit_stage_dir "$id")"/*.c "$work/"
+	file=$(ls "$work"/*.c)
+	sed -E -i "$plant" "$file"
+	# The stage's logs of make check's own run, kept aside.
+	for f in "$logs/$id" "$logs/$id.log" "$logs/$id.result" "$logs/$id.verdict"; do
+		[ ! -e "$f" ] || cp -r "$f" "$area/kept/"
+	done
+	out="$area/stage-$id.out"
+	rc=0
+	if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
+		rc=1 && echo "the planting sed changed nothing" >"$out"
+	else
+		(env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check STAGE="$id") >"$out" 2>&1 && rc=1
+		verdict=$(sed -n '/^# stage '"$id"': [0-9]* failing/,/^#$/p' "$out")
+		case "$hint" in
+		# A compiler error: the whole output names the learner's file,
+		# never the copy kbuild compiled (build/modules/).
+		output:*) grep -qE "(^|/)${hint#output:}[0-9]+:[0-9]+: error:" "$out" && ! grep -q 'build/modules/' "$out" || rc=1 ;;
+		*) grep -qF -- "$hint" <<<"$verdict" || rc=1 ;;
+		esac
+	fi
+	result "$rc" "stage $id, $what: make check fails and says \"${hint#output:}\"" \
+		"$(grep -E '^#   |^not ok|error' "$out" | head -n 15)"
+	unset KIT_WORK_DIR
+	# Put back the stage's logs and its module, built from the solution.
+	rm -rf "${logs:?}/$id" "$logs/$id.log" "$logs/$id.result" "$logs/$id.verdict"
+	cp -r "$area/kept"/. "$logs/" 2>/dev/null
+	rm -rf "$area/kept"/* "$work"
+	"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
+		result 1 "stage $id: its module builds again from the solution"
+done
+echo "1..$n"
+echo "mistakes $passed $failed $skipped $(($(date +%s) - start))" >"$logs/mistakes.result"
+[ "$failed" = 0 ]
