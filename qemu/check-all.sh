@@ -29,7 +29,8 @@ else
 fi
 for id in "${stages[@]}"; do kit_require_stage "$id"; done
 
-logs="$kit_root/build/logs"
+logs=$(kit_build_path logs)
+modules=$(kit_build_path modules)
 mkdir -p "$logs"
 for id in "${stages[@]}"; do
 	rm -f "$logs/$id.result" "$logs/$id.verdict"
@@ -49,11 +50,17 @@ for id in "${stages[@]}"; do
 	[ ! -s "$logs/$id.verdict" ] || cat "$logs/$id.verdict"
 done
 
-# Rows of the parts that ran before the boots (static checks, TODO proof,
-# learner's loop), when the whole kit is checked.
+# Rows of the parts that ran beside the boots (static checks, TODO proof,
+# learner's loop, ...), when the whole kit is checked: make check's, or make
+# check-sanitizers' (KIT_PROFILE=sanitize).
+if [ -n "${KIT_PROFILE:-}" ]; then
+	parts=(mainline-kernel planted-bugs stress)
+else
+	parts=(static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation)
+fi
 total_passed=0 total_failed=0 total_skipped=0
 printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
-for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation "${stages[@]}"; do
+for id in "${parts[@]}" "${stages[@]}"; do
 	title=
 	case "$id" in
 	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
@@ -66,7 +73,8 @@ for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci c
 	cocci-mainline) title="conversion aid on stage 0, mainline target" ;;
 	cocci-boot) title="conversion aid on real drivers, booted beside the originals" ;;
 	bench) title="performance lab, short run: guards on the remap action" ;;
-	stress) title="stress run, short: all drivers, 2 CPUs, rmmod, leaks" ;;
+	stress) title="stress run$([ -n "${KIT_PROFILE:-}" ] || echo ', short'): all drivers, 2 CPUs, rmmod, leaks" ;;
+	planted-bugs) title="each sanitizer's planted bug reported" ;;
 	mistakes) title="Troubleshooting replayed: each mistake named" ;;
 	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
 	esac
@@ -82,7 +90,7 @@ for id in static loop loop-mainline todos mainline-kernel todos-mainline cocci c
 	fi
 	# Which source a stage's module was built from (scripts/labs/modules.sh).
 	checked=-
-	[ -f "$kit_root/build/modules/$id/.checked" ] && checked=$(cut -f2 "$kit_root/build/modules/$id/.checked")
+	[ -f "$modules/$id/.checked" ] && checked=$(cut -f2 "$modules/$id/.checked")
 	printf '%-16s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))

@@ -24,16 +24,18 @@ expect=$(kit_conf_get "$conf" STAGE_EXPECT)
 cmdline=$(kit_conf_get "$conf" STAGE_CMDLINE)
 run=${KIT_RUN_NAME:-$id}
 
-logs="$kit_root/build/logs"
+# build/logs, build/initramfs and build/modules, or their folders of the
+# KIT_PROFILE (qemu/stages.sh).
+logs=$(kit_build_path logs)
 out="$logs/$run"
 log="$logs/$run.log"
-initrd="$kit_root/build/initramfs/$run.cpio.gz"
+initrd="$(kit_build_path initramfs)/$run.cpio.gz"
 rm -rf "$out" && mkdir -p "$out"
 
 # A mainline stage boots build/kernel-mainline; without it, the stage is
 # reported as skipped with the reason, never as passed.
 if [ "$(kit_conf_get "$conf" STAGE_KERNEL)" = mainline ]; then
-	kobj="$kit_root/build/kernel-mainline"
+	kobj=$(kit_build_path kernel-mainline)
 	why=$(kit_mainline_unavailable)
 	if [ -n "$why" ]; then
 		echo "# stage $id: $title"
@@ -43,7 +45,7 @@ if [ "$(kit_conf_get "$conf" STAGE_KERNEL)" = mainline ]; then
 	fi
 fi
 
-KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$kit_root/build/modules/$id}" "$checker" "$initrd"
+KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$(kit_build_path modules)/$id}" "$checker" "$initrd"
 echo "# stage $id: $title"
 echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)

@@ -9,11 +9,44 @@
 #   stages.sh get-file CONF VAR    the value of VAR in the stage.conf file CONF
 #   stages.sh kernel ID            the kernel it runs on: 6.12 or mainline
 #   stages.sh list-kernel KERNEL   the ids of the stages that run on KERNEL
+#   stages.sh fragments KERNEL     the config fragments of KERNEL (6.12 or
+#                                  mainline) in the current KIT_PROFILE
 #   stages.sh check ID             fails, listing the valid ids, on an unknown ID
 # A lab stage is any labs/NN-name/ with a stage.conf: its id is NN without the
 # leading zero. Adding a stage is adding a folder.
 
 kit_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# The kernel profile: make check's kernels when KIT_PROFILE is empty; with
+# KIT_PROFILE=sanitize (make check-sanitizers), kernels built with
+# qemu/kernel-sanitize.config merged last, and everything built or logged for
+# them in folders of their own (build/kernel-sanitize,
+# build/kernel-mainline-sanitize, build/modules-sanitize, build/logs-sanitize,
+# ...), beside make check's, never over them.
+kit_profile_suffix() {
+	case "${KIT_PROFILE:-}" in
+	'') ;;
+	sanitize) echo -sanitize ;;
+	*)
+		echo "error: unknown KIT_PROFILE '$KIT_PROFILE' (empty, or sanitize)" >&2
+		return 2
+		;;
+	esac
+}
+
+# A folder of build/ for the current profile: build/NAME, or build/NAME-PROFILE.
+kit_build_path() { # NAME
+	local suffix
+	suffix=$(kit_profile_suffix) || return
+	echo "$kit_root/build/$1$suffix"
+}
+
+# The fragments a kernel of the current profile is configured with, in order.
+kit_kernel_fragments() { # 6.12|mainline
+	echo "$kit_root/qemu/kernel.config"
+	[ "$1" != mainline ] || echo "$kit_root/qemu/kernel-mainline.config"
+	[ -z "${KIT_PROFILE:-}" ] || echo "$kit_root/qemu/kernel-$KIT_PROFILE.config"
+}
 
 # The order `make check` runs them in.
 kit_stage_ids() {
@@ -30,6 +63,8 @@ kit_stage_ids() {
 	[ -f "$kit_root/labs/example-mainline/stage.conf" ] && echo example-mainline
 	[ -f "$kit_root/labs/mainline-probe/stage.conf" ] && echo mainline-probe
 	echo harness
+	# Its planted reports need the sanitizer profile's kernel.
+	[ "${KIT_PROFILE:-}" != sanitize ] || echo sanitizers
 }
 
 kit_stage_dir() {
@@ -38,6 +73,7 @@ kit_stage_dir() {
 	smoke) echo "$kit_root/qemu/selftest/smoke" ;;
 	intree) echo "$kit_root/labs/intree" ;;
 	harness) echo "$kit_root/qemu/selftest/planted-warn" ;;
+	sanitizers) echo "$kit_root/qemu/selftest/planted-bugs" ;;
 	example) echo "$kit_root/labs/example" ;;
 	example-mainline) echo "$kit_root/labs/example-mainline" ;;
 	mainline-probe) echo "$kit_root/labs/mainline-probe" ;;
@@ -129,13 +165,14 @@ kit_stage_kernel() {
 # The object directory of the kernel stage ID runs on; KOBJ is the 6.12 one.
 kit_stage_kobj() { # ID KOBJ
 	if [ "$(kit_stage_kernel "$1")" = mainline ]; then
-		echo "$kit_root/build/kernel-mainline"
+		kit_build_path kernel-mainline
 	else
 		echo "$2"
 	fi
 }
 
-# Why the mainline kernel cannot be used; prints nothing when it can.
+# Why the mainline kernel (of the current profile) cannot be used; prints
+# nothing when it can.
 # KIT_MAINLINE_UNAVAILABLE="reason" pretends it is missing (check-static
 # proves the skip path with it).
 kit_mainline_unavailable() {
@@ -143,19 +180,21 @@ kit_mainline_unavailable() {
 		echo "$KIT_MAINLINE_UNAVAILABLE"
 	elif [ -s "$kit_root/build/mainline-unavailable" ]; then
 		cat "$kit_root/build/mainline-unavailable"
-	elif [ -s "$kit_root/build/logs/mainline-kernel.status" ] &&
-		[ "$(cat "$kit_root/build/logs/mainline-kernel.status")" != 0 ]; then
+	elif [ -s "$(kit_build_path logs)/mainline-kernel.status" ] &&
+		[ "$(cat "$(kit_build_path logs)/mainline-kernel.status")" != 0 ]; then
 		# make check counts this failure once, in the mainline-kernel row
-		echo "the mainline kernel did not build (build/logs/mainline-kernel.log)"
-	elif [ ! -f "$kit_root/build/kernel-mainline/.stamp-kernel-built" ]; then
-		echo "the mainline kernel is not built yet (make kernel-mainline)"
+		echo "the mainline kernel did not build ($(kit_build_path logs | sed "s|^$kit_root/||")/mainline-kernel.log)"
+	elif [ ! -f "$(kit_build_path kernel-mainline)/.stamp-kernel-built" ]; then
+		echo "the mainline kernel is not built yet (make ${KIT_PROFILE:+check-sanitizers, or }kernel-mainline)"
 	fi
 }
 
 # Whether scripts/mainline-kernel.sh --start is still building it (make
 # check): its object directory must not be used until --wait returns.
 kit_mainline_busy() {
-	[ -f "$kit_root/build/logs/mainline-kernel.pending" ] && [ ! -f "$kit_root/build/logs/mainline-kernel.status" ]
+	local logs
+	logs=$(kit_build_path logs)
+	[ -f "$logs/mainline-kernel.pending" ] && [ ! -f "$logs/mainline-kernel.status" ]
 }
 
 # Why a module cannot be built against the mainline kernel now (being built
@@ -186,9 +225,10 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	get-file) kit_conf_get "$2" "$3" ;;
 	kernel) kit_require_stage "$2"; kit_stage_kernel "$2" ;;
 	list-kernel) for id in $(kit_stage_ids); do [ "$(kit_stage_kernel "$id")" != "$2" ] || echo "$id"; done ;;
+	fragments) kit_kernel_fragments "$2" ;;
 	check) kit_require_stage "$2" ;;
 	*)
-		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | kernel ID | list-kernel KERNEL | check ID" >&2
+		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | kernel ID | list-kernel KERNEL | fragments KERNEL | check ID" >&2
 		exit 2
 		;;
 	esac

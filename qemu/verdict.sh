@@ -17,8 +17,9 @@ here=$(dirname "$(realpath "$0")")
 max=12
 
 # Where the checked sources are, relative to the kit when inside it.
-checked=$(cut -f1 "$kit_root/build/modules/$id/.checked" 2>/dev/null || true)
-which=$(cut -f2 "$kit_root/build/modules/$id/.checked" 2>/dev/null || true)
+modules=$(kit_build_path modules)
+checked=$(cut -f1 "$modules/$id/.checked" 2>/dev/null || true)
+which=$(cut -f2 "$modules/$id/.checked" 2>/dev/null || true)
 case "$checked" in
 /*) src_dir=$checked ;;
 '') src_dir=$(kit_stage_dir "$id" 2>/dev/null || true) ;;

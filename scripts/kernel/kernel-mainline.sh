@@ -18,15 +18,20 @@
 #        kernel-mainline.sh --wait       wait for a --start (implies --go) and
 #                                        print its log; with none pending,
 #                                        fetch and build here
+# With KIT_PROFILE=sanitize (make check-sanitizers) it builds
+# build/kernel-mainline-sanitize, qemu/kernel-sanitize.config merged last,
+# and keeps its logs in build/logs-sanitize (qemu/stages.sh).
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
-kit_root=$(dirname "$(dirname "$here")")
+# shellcheck source=qemu/stages.sh
+. "$here/../../qemu/stages.sh"
 build="$kit_root/build"
-src="$build/mainline-src" obj="$build/kernel-mainline"
-log="$build/logs/mainline-kernel.log" status="$build/logs/mainline-kernel.status"
-pending="$build/logs/mainline-kernel.pending"
-go_file="$build/logs/mainline-kernel.go"
+src="$build/mainline-src" obj=$(kit_build_path kernel-mainline)
+logs=$(kit_build_path logs)
+log="$logs/mainline-kernel.log" status="$logs/mainline-kernel.status"
+pending="$logs/mainline-kernel.pending"
+go_file="$logs/mainline-kernel.go"
 unavailable="$build/mainline-unavailable"
 
 # Fetch and unpack the pinned source; 1 when it cannot be had (the reason is
@@ -34,9 +39,9 @@ unavailable="$build/mainline-unavailable"
 fetch() {
 	local rc=0
 	rm -f "$unavailable"
-	"$here/fetch-mainline-source.sh" "$src" 2> >(tee "$build/logs/mainline-fetch.err" >&2) || rc=$?
+	"$here/fetch-mainline-source.sh" "$src" 2> >(tee "$logs/mainline-fetch.err" >&2) || rc=$?
 	if [ "$rc" = 3 ]; then
-		sed -n 's/^mainline source unavailable: //p' "$build/logs/mainline-fetch.err" >"$unavailable"
+		sed -n 's/^mainline source unavailable: //p' "$logs/mainline-fetch.err" >"$unavailable"
 		echo "################################################################" >&2
 		echo "WARNING: no mainline kernel: $(cat "$unavailable")" >&2
 		echo "WARNING: the mainline stages will be reported as skipped." >&2
@@ -46,7 +51,7 @@ fetch() {
 	return "$rc"
 }
 
-fragments=("$kit_root/qemu/kernel.config" "$kit_root/qemu/kernel-mainline.config")
+mapfile -t fragments < <(kit_kernel_fragments mainline)
 
 # Does build/kernel-mainline need (re)building?
 stale() {
@@ -117,10 +122,10 @@ record() { # STATUS
 	elif [ -s "$unavailable" ]; then
 		counts="0 0 1"
 	fi
-	echo "mainline-kernel $counts -" >"$build/logs/mainline-kernel.result"
+	echo "mainline-kernel $counts -" >"$logs/mainline-kernel.result"
 }
 
-mkdir -p "$build/logs" "$build/timings"
+mkdir -p "$logs" "$build/timings"
 case "${1:-}" in
 ''|--wait)
 	if [ "${1:-}" = '' ] || [ ! -f "$pending" ]; then

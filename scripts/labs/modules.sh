@@ -12,7 +12,9 @@
 # folder per stage): a run per stage would pay kbuild's start-up, about 2 s,
 # each time. When that run fails, each stage is built on its own, so that
 # every error shows under the stage it belongs to. Fails if any stage fails.
-# Usage: [SOLUTION=1] modules.sh KERNEL_OBJ_DIR STAGE_ID...
+# With KIT_PROFILE=sanitize (make check-sanitizers), build/modules-sanitize
+# and build/kernel-mainline-sanitize instead (qemu/stages.sh).
+# Usage: [SOLUTION=1] [KIT_PROFILE=sanitize] modules.sh KERNEL_OBJ_DIR STAGE_ID...
 set -euo pipefail
 
 kobj=$(realpath "$1")
@@ -20,7 +22,7 @@ shift
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=scripts/labs/learner-copy.sh
 . "$here/learner-copy.sh"
-modules="$kit_root/build/modules"
+modules=$(kit_build_path modules)
 
 # Copy stage $1's sources into build/modules/ID and say what is built.
 prepare() { # ID

@@ -7,7 +7,10 @@
 # finished; the kernel log is free of warnings, lockdep reports, list
 # corruption and bad pages).
 #   --short   make check's version: fewer rounds (well under 30 s of guest
-#             time); writes build/logs/stress.result for the summary
+#             time)
+# Either way, build/logs/stress.result is its row in make check's summary.
+# With KIT_PROFILE=sanitize (make check-sanitizers) its modules, initramfs and
+# logs go to the profile's folders (qemu/stages.sh).
 # Usage: stress.sh [--short] KERNEL_OBJ CHECKER_DIR
 set -uo pipefail
 
@@ -20,8 +23,8 @@ here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/guest-log.sh
 . "$here/../../qemu/guest-log.sh"
 conf="$kit_root/labs/stress/stress.conf"
-out="$kit_root/build/stress"
-logs="$kit_root/build/logs"
+out=$(kit_build_path stress)
+logs=$(kit_build_path logs)
 mkdir -p "$out" "$logs"
 start=$(date +%s)
 # shellcheck source=scripts/lib/tap.sh
@@ -29,11 +32,9 @@ start=$(date +%s)
 finish() {
 	echo "1..$n"
 	echo "# stress run: $(($(date +%s) - start)) s"
-	if [ "$short" = 1 ]; then
-		echo "stress $passed $failed 0 $(($(date +%s) - start))" >"$logs/stress.result"
-	else
-		mkdir -p "$kit_root/build/timings" && echo $(($(date +%s) - start)) >"$kit_root/build/timings/stress"
-	fi
+	echo "stress $passed $failed 0 $(($(date +%s) - start))" >"$logs/stress.result"
+	[ "$short" = 1 ] ||
+		{ mkdir -p "$kit_root/build/timings" && echo $(($(date +%s) - start)) >"$kit_root/build/timings/stress$(kit_profile_suffix)"; }
 	[ "$failed" = 0 ]
 	exit
 }
@@ -54,7 +55,7 @@ if ! detail=$("$here/../labs/build-module-set.sh" "$kobj" "$out/modules" "${sour
 	finish
 fi
 result 0 "the drivers build for the stress guest"
-log="$logs/stress.log" initrd="$kit_root/build/initramfs/stress.cpio.gz"
+log="$logs/stress.log" initrd="$(kit_build_path initramfs)/stress.cpio.gz"
 if ! detail=$("$kit_root/qemu/make-initramfs.sh" "$conf_run" "$out/modules" "$checker" "$initrd" 2>&1); then
 	result 1 "the stress guest's initramfs is built" "$detail"
 	finish
