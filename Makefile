@@ -56,7 +56,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock check-mistakes check-relocation record-times record-fail-nth fresh-machine-test clean distclean
+	check-series check-stock check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -199,6 +199,12 @@ check-mistakes: kernel checker ## replay the labs' Troubleshooting entries: plan
 
 check-relocation: kernel checker ## copy the built kit (cp -a), move the copy (mv): no kernel rebuilds there, no old path left, stage 6 passes; FULL=1: all of make check there
 	@scripts/kernel/check-relocation.sh $(if $(FULL),--full)
+
+check-sanitizers: kernel-source checker ## every stage, the fail-nth sweeps and the full stress run on kernels with KASAN, UBSAN, kmemleak and page_table_check (both kernels; not in make check: about 30 min from scratch on 2 cores)
+	@scripts/kernel/check-sanitizers.sh $(KSRC) $(CHECKER)
+
+record-sanitizers: kernel checker ## build time and guest time of the sanitizer profile against make check's kernel, side by side; writes Documentation/sanitizers-cost.inc
+	@scripts/dev/record-sanitizers.sh
 
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
 	@scripts/coccinelle/cocci.sh $(KSRC) $(KOBJ) $(CHECKER)

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fail (exit 1) and print the offending lines if a console log shows a kernel
 # warning, bug, oops, call trace, panic, lockdep report, list corruption or bad
-# page, or x86 PAT freeing a memory type it never reserved (a leaked
-# reservation).
+# page, x86 PAT freeing a memory type it never reserved (a leaked
+# reservation), or a report of the sanitizer profile's kernels (KASAN and
+# page_table_check say BUG, UBSAN says UBSAN:, kmemleak lists each
+# "unreferenced object" at the end of the guest: qemu/guest-init.sh).
 #
 # One exception, for a test that proves a kernel warns: between the lines
 #   kit-expect-warning: begin ERE
@@ -16,7 +18,7 @@ set -euo pipefail
 
 # What a kernel report looks like, and the part of it that a warning block of
 # its own also has (its WARNING: line and its call trace).
-pattern='WARNING:|BUG:|Oops|list_add corruption|list_del corruption|Bad page|Call Trace|kernel BUG|Kernel panic|INFO: possible|INFO: lockdep|possible recursive locking|inconsistent lock state|circular locking|UBSAN:|general protection fault|freeing invalid memtype|kit-expect-warning:'
+pattern='WARNING:|BUG:|Oops|list_add corruption|list_del corruption|Bad page|Call Trace|kernel BUG|Kernel panic|INFO: possible|INFO: lockdep|possible recursive locking|inconsistent lock state|circular locking|UBSAN:|general protection fault|freeing invalid memtype|unreferenced object|kit-expect-warning:'
 own='WARNING:|Call Trace'
 
 # The log without the expected warning blocks, with a line of its own for

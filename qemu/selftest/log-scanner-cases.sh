@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The log scanner (qemu/scan-kernel-log.sh) on made-up console logs: clean,
 # a stray warning, and the expected-warning window (lab_expect_warning_*()
-# in the checker) met, missed, mismatched, doubled and left open. Prints one
+# in the checker) met, missed, mismatched, doubled and left open, and the
+# sanitizer profile's reports (KASAN, UBSAN, page_table_check, kmemleak). Prints one
 # line per case and exits 1 if any verdict is wrong. check-static runs it.
 # Usage: log-scanner-cases.sh
 set -euo pipefail
@@ -57,4 +58,15 @@ case_is "a second begin while a window is open" flagged "$(begin "$want")" "$(wa
 case_is "another report inside the expected block" flagged "$(begin "$want")" \
 	"$(warning oversize_mmap_prepare "[    3.100009] BUG: sleeping function called from invalid context")" "$(end)"
 case_is "a window whose ERE does not compile" flagged "$(begin 'mm\.h:[0-9')" "$(warning oversize_mmap_prepare)" "$(end)"
+# The sanitizer profile's reports (make check-sanitizers), as its kernels
+# print them; kmemleak's comes from the file the guest lists at the end.
+case_is "a KASAN report" flagged "$(ok)" \
+	'[    5.200000] BUG: KASAN: slab-out-of-bounds in kit_planted_bugs_init+0x8e/0x120 [kit_planted_bugs]'
+case_is "a UBSAN report" flagged "$(ok)" \
+	'[    5.300000] UBSAN: array-index-out-of-bounds in qemu/selftest/planted-bugs/kit_planted_bugs.c:41:9'
+case_is "a page_table_check BUG" flagged "$(ok)" '[    5.400000] kernel BUG at mm/page_table_check.c:118!'
+case_is "a kmemleak listing" flagged "$(ok)" '### KIT KMEMLEAK BEGIN' \
+	'unreferenced object 0xffff888004b1c000 (size 64):' '  comm "insmod", pid 70, jiffies 4294669730' \
+	'### KIT KMEMLEAK END'
+case_is "an empty kmemleak listing" clean "$(ok)" '### KIT KMEMLEAK BEGIN' '### KIT KMEMLEAK END'
 exit "$bad"

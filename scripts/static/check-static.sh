@@ -192,7 +192,15 @@ result $? "no grep -q behind a pipe that SIGPIPE can decide under pipefail ($(ta
 # The guest log scanner on made-up logs, its expected-warning window
 # included (a check that proves a kernel warns).
 out=$(qemu/selftest/log-scanner-cases.sh 2>&1)
-result $? "the kernel log scanner: a stray warning fails, one expected warning in its window passes ($(grep -c '^ok: ' <<<"$out") cases)" "$(grep -v '^ok: ' <<<"$out")"
+result $? "the kernel log scanner: a stray warning or a sanitizer report fails, one expected warning in its window passes ($(grep -c '^ok: ' <<<"$out") cases)" "$(grep -v '^ok: ' <<<"$out")"
+# The sanitizer profile (make check-sanitizers, not run here) still
+# configures: a change to qemu/kernel.config could otherwise drop one of its
+# options silently (configure-kernel.sh fails naming them). About 15 s.
+sanitize_config=$(mktemp -d "$top/build/sanitize-config.XXXXXX")
+mapfile -t fragments < <(KIT_PROFILE=sanitize qemu/stages.sh fragments 6.12)
+out=$(scripts/kernel/configure-kernel.sh "$src" "$sanitize_config" "${fragments[@]}" 2>&1)
+result $? "the sanitizer profile configures on 6.12: every option of qemu/kernel-sanitize.config takes effect" "$out"
+rm -rf "$sanitize_config"
 # The verdict that ends a failing stage, on made-up results: a TODO's test
 # points at the TODO's line and text; the kernel reports with a known cause
 # are named; errno values and signals are printed with their names.
