@@ -11,6 +11,8 @@
 #   stages.sh list-kernel KERNEL   the ids of the stages that run on KERNEL
 #   stages.sh fragments KERNEL     the config fragments of KERNEL (6.12 or
 #                                  mainline) in the current KIT_PROFILE
+#   stages.sh todos ID             a lab stage's TODO numbers, one a line
+#   stages.sh todo-checks ID N     the checks named for its TODO N, one line
 #   stages.sh check ID             fails, listing the valid ids, on an unknown ID
 # A lab stage is any labs/NN-name/ with a stage.conf: its id is NN without the
 # leading zero. Adding a stage is adding a folder.
@@ -171,6 +173,31 @@ kit_stage_kobj() { # ID KOBJ
 	fi
 }
 
+# The TODO numbers of lab stage ID, one a line, in order: the markers
+# "/* TODO n/k: ... */" of its solution (labs/NN-name/*.c).
+kit_stage_todos() { # ID
+	local dir
+	dir=$(kit_stage_dir "$1") || return 1
+	grep -ho 'TODO [0-9]*/' "$dir"/*.c | tr -dc '0-9\n' | sort -n | uniq
+}
+
+# The checks that prove TODO N of stage ID, space-separated (empty: none
+# named): the "N=check,check" words of its STAGE_TODO_CHECKS (labs/README.md).
+kit_todo_checks() { # ID N
+	local words
+	words=$(kit_stage_get "$1" STAGE_TODO_CHECKS) || return 1
+	echo "$words" | tr ' ' '\n' | sed -n "s/^$2=//p" | tr ',' ' '
+}
+
+# The TODO of stage ID whose checks name TEST: its number; fails when none.
+kit_todo_of() { # ID TEST
+	local word
+	for word in $(kit_stage_get "$1" STAGE_TODO_CHECKS 2>/dev/null); do
+		case ",${word#*=}," in *",$2,"*) echo "${word%%=*}" && return 0 ;; esac
+	done
+	return 1
+}
+
 # Why the mainline kernel (of the current profile) cannot be used; prints
 # nothing when it can.
 # KIT_MAINLINE_UNAVAILABLE="reason" pretends it is missing (check-static
@@ -226,9 +253,11 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	kernel) kit_require_stage "$2"; kit_stage_kernel "$2" ;;
 	list-kernel) for id in $(kit_stage_ids); do [ "$(kit_stage_kernel "$id")" != "$2" ] || echo "$id"; done ;;
 	fragments) kit_kernel_fragments "$2" ;;
+	todos) kit_require_stage "$2"; kit_stage_todos "$2" ;;
+	todo-checks) kit_require_stage "$2"; kit_todo_checks "$2" "$3" ;;
 	check) kit_require_stage "$2" ;;
 	*)
-		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | kernel ID | list-kernel KERNEL | fragments KERNEL | check ID" >&2
+		echo "usage: $0 list | dir ID | source ID | conf ID | get ID VAR | get-file CONF VAR | kernel ID | list-kernel KERNEL | fragments KERNEL | todos ID | todo-checks ID N | check ID" >&2
 		exit 2
 		;;
 	esac

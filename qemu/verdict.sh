@@ -25,16 +25,6 @@ case "$checked" in
 '') src_dir=$(kit_stage_dir "$id" 2>/dev/null || true) ;;
 *) src_dir="$kit_root/$checked" ;;
 esac
-todo_words=$(kit_stage_get "$id" STAGE_TODO_CHECKS 2>/dev/null || true)
-
-# The TODO whose checks name TEST: its number, or nothing.
-todo_of() { # TEST
-	local word
-	for word in $todo_words; do
-		case ",${word#*=}," in *",$1,"*) echo "${word%%=*}" && return 0 ;; esac
-	done
-	return 1
-}
 
 # "TODO n (file:line): its text", from the marker in the checked file.
 todo_hint() { # N
@@ -54,7 +44,7 @@ count=0
 while IFS=$'\t' read -r test message; do
 	[ -n "$test" ] || continue
 	count=$((count + 1))
-	if n=$(todo_of "$test"); then
+	if n=$(kit_todo_of "$id" "$test"); then
 		by_todo[$n]="${by_todo[$n]:+${by_todo[$n]}, }$test"
 	else
 		case "$test" in

@@ -136,19 +136,6 @@ TEST_F(bad, unaligned_offset)
 				"offset = half a page");
 }
 
-/* Committed_AS from /proc/meminfo, in kB, or -1. */
-static long committed_as_kb(void)
-{
-	char buf[4096];
-	const char *p;
-	ssize_t n = lab_read_file("/proc/meminfo", buf, sizeof(buf));
-
-	if (n < 0)
-		return -1;
-	p = strstr(buf, "Committed_AS:");
-	return p ? strtol(p + strlen("Committed_AS:"), NULL, 10) : -1;
-}
-
 /*
  * A private writable mapping is charged to the commit limit before the
  * driver's hook runs. When the hook refuses the mapping, the charge must be
@@ -161,11 +148,11 @@ TEST_F(bad, refused_private_mapping_returns_commit_charge)
 	long before, after;
 	void *p;
 
-	before = committed_as_kb();
+	before = lab_meminfo_kb("Committed_AS:");
 	ASSERT_LE(0, before);
 	p = lab_sys_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 			 self->fd, 0);
-	after = committed_as_kb();
+	after = lab_meminfo_kb("Committed_AS:");
 	if (p != MAP_FAILED)
 		munmap(p, len);
 	ASSERT_EQ(MAP_FAILED, p);

@@ -99,19 +99,6 @@ FIXTURE_TEARDOWN(charge)
 		close(self->fd);
 }
 
-/* A field of /proc/meminfo in kB, or -1. */
-static long meminfo_kb(const char *field)
-{
-	char buf[4096];
-	const char *p;
-	ssize_t n = lab_read_file("/proc/meminfo", buf, sizeof(buf));
-
-	if (n < 0)
-		return -1;
-	p = strstr(buf, field);
-	return p ? strtol(p + strlen(field), NULL, 10) : -1;
-}
-
 /*
  * (Re)create the private writable anonymous mapping at *area (anywhere the
  * first time, when it is MAP_FAILED) and, with touch, write to one page of
@@ -177,9 +164,9 @@ TEST_F(charge, refused_map_fixed_charge_delta_zero)
 	int i;
 
 	/* Grow the stack and warm up the readers before the first sample. */
-	ASSERT_LE(0, meminfo_kb("Committed_AS:"));
+	ASSERT_LE(0, lab_meminfo_kb("Committed_AS:"));
 	covered_now(0, 0);
-	before = meminfo_kb("Committed_AS:");
+	before = lab_meminfo_kb("Committed_AS:");
 	for (i = 0; i < 10; i++) {
 		ASSERT_TRUE(map_written_anon(_metadata, &self->area, self->page, true));
 		ASSERT_EQ(MAP_FAILED, map_fixed_private(self->area, self->fd, ANON_LEN)) {
@@ -189,7 +176,7 @@ TEST_F(charge, refused_map_fixed_charge_delta_zero)
 	}
 	ASSERT_EQ(0, munmap(self->area, ANON_LEN));
 	self->area = MAP_FAILED;
-	after = meminfo_kb("Committed_AS:");
+	after = lab_meminfo_kb("Committed_AS:");
 	ASSERT_EQ(before, after) {
 		TH_LOG("Committed_AS went from %ld kB to %ld kB over ten refused "
 		       "MAP_FIXED mappings of %lu MiB", before, after,
@@ -219,8 +206,8 @@ TEST_F(charge, strict_overcommit_holds_after_100_refusals)
 	ASSERT_EQ(0, munmap(self->area, ANON_LEN));
 	self->area = MAP_FAILED;
 
-	limit = meminfo_kb("CommitLimit:");
-	committed = meminfo_kb("Committed_AS:");
+	limit = lab_meminfo_kb("CommitLimit:");
+	committed = lab_meminfo_kb("Committed_AS:");
 	ASSERT_LT(0, limit);
 	ASSERT_LE(0, committed);
 	/* Control: a small private mapping is still allowed. */

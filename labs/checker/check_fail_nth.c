@@ -111,17 +111,6 @@ static int open_memfd(const struct target *t)
 	return fd;
 }
 
-static long meminfo_kb(const char *field)
-{
-	static char buf[8192];
-	const char *p;
-
-	if (lab_read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
-		return -1;
-	p = strstr(buf, field);
-	return p ? strtol(p + strlen(field), NULL, 10) : -1;
-}
-
 static long module_refcnt(void)
 {
 	const char *module = getenv("MMAP_LAB_MODULE");
@@ -211,7 +200,7 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 	char *old = NULL, *p;
 	int fd, err;
 
-	committed = meminfo_kb("Committed_AS:");
+	committed = lab_meminfo_kb("Committed_AS:");
 	if (t->module)
 		refcnt = module_refcnt();
 	fd = t->open_fd(t);
@@ -303,9 +292,9 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 		munmap(old, t->len);
 	close(fd);
 
-	if (meminfo_kb("Committed_AS:") != committed)
+	if (lab_meminfo_kb("Committed_AS:") != committed)
 		why(s, n, "Committed_AS %ld kB, %ld kB before",
-		    meminfo_kb("Committed_AS:"), committed);
+		    lab_meminfo_kb("Committed_AS:"), committed);
 	if (t->module && module_refcnt() != refcnt)
 		why(s, n, "module refcnt %ld after close(), %ld before",
 		    module_refcnt(), refcnt);

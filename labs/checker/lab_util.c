@@ -157,6 +157,17 @@ int lab_write_file(const char *path, const char *s)
 	return err;
 }
 
+long lab_meminfo_kb(const char *field)
+{
+	static char buf[8192];
+	const char *p;
+
+	if (lab_read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, field);
+	return p ? strtol(p + strlen(field), NULL, 10) : -1;
+}
+
 int lab_read_long(const char *path, long *out)
 {
 	char buf[64];

@@ -47,6 +47,8 @@ ssize_t lab_read_file(const char *path, char *buf, size_t size);
 int lab_write_file(const char *path, const char *s);
 /* Read a file holding one integer (a counter, a refcount). */
 int lab_read_long(const char *path, long *out);
+/* A field of /proc/meminfo ("Committed_AS:", with its colon) in kB, or -1. */
+long lab_meminfo_kb(const char *field);
 bool lab_path_exists(const char *path);
 /* pwrite()/pread() the whole range, retrying short transfers. */
 ssize_t lab_pwrite_all(int fd, const void *buf, size_t len, off_t off);

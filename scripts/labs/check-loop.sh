@@ -37,8 +37,10 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 1
 # shellcheck source=scripts/labs/learner-copy.sh
 . scripts/labs/learner-copy.sh
-# shellcheck source=scripts/labs/stage-todos.sh
-. scripts/labs/stage-todos.sh
+# shellcheck source=qemu/stages.sh
+. qemu/stages.sh
+# shellcheck source=scripts/lib/stage-logs.sh
+. scripts/lib/stage-logs.sh
 # shellcheck source=scripts/labs/replay-boot.sh
 . scripts/labs/replay-boot.sh
 # The learner runs make from a shell, not from inside make (make check,
@@ -56,21 +58,14 @@ passed=0 failed=0 n=0
 # those of make check's real run of the stage: keep them and put them back
 # at the end, so that the summary's row for the stage is the real run's.
 kept="$area/kept-logs"
-mkdir -p "$kept"
-for f in "$top/build/logs/$id" "$top/build/logs/$id".log "$top/build/logs/$id".result; do
-	[ ! -e "$f" ] || cp -r "$f" "$kept/"
-done
-put_back_logs() {
-	rm -rf "$top/build/logs/$id" "$top/build/logs/$id".log "$top/build/logs/$id".result
-	cp -r "$kept"/. "$top/build/logs/"
-}
+kit_keep_stage_logs "$id" "$kept"
 # Put back what the other stages' checks expect (the module built from
 # whatever the default rule picks: the solution, or the real work/ copy; the
 # stage's logs of the real run), then the plan, the row and the summary;
 # exits with the loop's status.
 finish() {
 	KIT_WORK_DIR='' make -s modules STAGE="$id" >/dev/null 2>&1
-	put_back_logs
+	kit_put_back_stage_logs "$id" "$kept"
 	echo "1..$n"
 	echo "$row $passed $failed 0 -" >"$top/build/logs/$row.result"
 	echo "$passed passed, $failed failed"

@@ -27,6 +27,8 @@ cd "$top" || exit 1
 . "$top/scripts/lib/tap.sh"
 # shellcheck source=scripts/labs/learner-copy.sh
 . "$top/scripts/labs/learner-copy.sh"
+# shellcheck source=scripts/lib/stage-logs.sh
+. "$top/scripts/lib/stage-logs.sh"
 logs="$top/build/logs"
 area="$top/build/mistakes"
 start=$(date +%s)
@@ -55,9 +57,7 @@ for m in "${mistakes[@]}"; do
 	file=$(ls "$work"/*.c)
 	sed -E -i "$plant" "$file"
 	# The stage's logs of make check's own run, kept aside.
-	for f in "$logs/$id" "$logs/$id.log" "$logs/$id.result" "$logs/$id.verdict"; do
-		[ ! -e "$f" ] || cp -r "$f" "$area/kept/"
-	done
+	kit_keep_stage_logs "$id" "$area/kept"
 	out="$area/stage-$id.out"
 	rc=0
 	if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
@@ -76,8 +76,7 @@ for m in "${mistakes[@]}"; do
 		"$(grep -E '^#   |^not ok|error' "$out" | head -n 15)"
 	unset KIT_WORK_DIR
 	# Put back the stage's logs and its module, built from the solution.
-	rm -rf "${logs:?}/$id" "$logs/$id.log" "$logs/$id.result" "$logs/$id.verdict"
-	cp -r "$area/kept"/. "$logs/" 2>/dev/null
+	kit_put_back_stage_logs "$id" "$area/kept"
 	rm -rf "$area/kept"/* "$work"
 	"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
 		result 1 "stage $id: its module builds again from the solution"

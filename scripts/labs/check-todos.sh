@@ -27,8 +27,8 @@ fi
 kobj=$(realpath "$1") checker=$(realpath "$2")
 shift 2
 here=$(dirname "$(realpath "$0")")
-# shellcheck source=scripts/labs/stage-todos.sh
-. "$here/stage-todos.sh"
+# shellcheck source=qemu/stages.sh
+. "$here/../../qemu/stages.sh"
 logs="$kit_root/build/logs"
 mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
