@@ -61,17 +61,21 @@ file_groups() {
 # (verify-converted.py), is put back as it was, with a message. Status 1 if
 # any file was put back.
 convert() {
-	local i=0 f rc=0
+	local i=0 f rc=0 pairs=()
 	mkdir -p "$tmp/original"
 	for f; do
 		cp "$f" "$tmp/original/$i.c"
+		pairs+=("$tmp/original/$i.c" "$f")
 		i=$((i + 1))
 	done
 	run_spatch -D patch --in-place --file-groups "$(file_groups "$@")" >/dev/null || true
+	# Each Python script once for all the files.
+	"$here/tidy-converted.py" "$@" >/dev/null
+	"$here/verify-converted.py" "${pairs[@]}" >"$tmp/verify.txt" || true
+	cat "$tmp/verify.txt" >&2
 	i=0
 	for f; do
-		"$here/tidy-converted.py" "$f" >/dev/null
-		if ! "$here/verify-converted.py" "$tmp/original/$i.c" "$f" >&2; then
+		if cut -d ' ' -f 1 "$tmp/verify.txt" | grep -qxF -- "$f:"; then
 			cp "$tmp/original/$i.c" "$f"
 			echo "$f: left untouched" >&2
 			rc=1
@@ -85,32 +89,57 @@ if [ "$mode" = patch ]; then
 	convert "$@"
 	exit
 fi
-# One spatch for all the files; then every "convertible" verdict is tried on
-# a copy, all copies in one conversion: a hook spatch could not parse in
-# full, or whose conversion verify-converted.py refuses, is reported as
-# such.
+# Report mode is patch mode on a copy of every file, all in one
+# conversion: a hook is "convertible" exactly when patch mode converted it
+# there (its FOO_prepare(struct vm_area_desc *desc) appeared), so the report
+# lists what patch mode changes, the same files and the same hooks. spatch's
+# report run only gives the line of each .mmap and, for a hook patch mode
+# leaves, the reason; a hook it called convertible that the conversion left
+# (code spatch could not parse, or refused by verify-converted.py) gets the
+# reason of that instead. A file patch mode changes without converting a hook
+# is said so (it would be a bug of the semantic patch).
 run_spatch -D report --file-groups "$(file_groups "$@")" >"$tmp/report.txt" || true
-mkdir -p "$tmp/trial"
+declare -A index=()
 trials=() i=0
+for f; do
+	index[$f]=$i
+	mkdir -p "$tmp/trial/$i"
+	cp "$f" "$tmp/trial/$i/"
+	trials+=("$tmp/trial/$i/$(basename "$f")")
+	i=$((i + 1))
+done
+convert "${trials[@]}" 2>"$tmp/trial.err" || true
+hooks_of() { # FILE: the hooks that have a desc signature in it
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)' "$1" | sed 's/_prepare(.*//' | sort -u || true
+}
+declare -A converted=() reported=()
+for f; do
+	trial=${trials[${index[$f]}]}
+	for h in $(comm -13 <(hooks_of "$f") <(hooks_of "$trial")); do
+		converted[$f:$h]=1
+	done
+done
 while IFS= read -r line; do
-	if [[ "$line" == *": convertible" ]]; then
-		mkdir -p "$tmp/trial/$i"
-		cp "${line%%:*}" "$tmp/trial/$i/"
-		trials+=("$tmp/trial/$i/$(basename "${line%%:*}")")
-		i=$((i + 1))
-	fi
-done <"$tmp/report.txt"
-[ "${#trials[@]}" = 0 ] || convert "${trials[@]}" 2>"$tmp/trial.err" || true
-i=0
-while IFS= read -r line; do
-	if [[ "$line" == *": convertible" ]]; then
-		f=${line%%:*} trial=${trials[$i]}
-		i=$((i + 1))
-		if cmp -s "$f" "$trial"; then
+	if [[ "$line" =~ ^([^:]+):([0-9]+)(:[0-9-]+)?:\ ([A-Za-z_0-9]+):\ (.*)$ ]]; then
+		f=${BASH_REMATCH[1]} at=${BASH_REMATCH[2]} h=${BASH_REMATCH[4]} verdict=${BASH_REMATCH[5]}
+		if [ -n "${converted[$f:$h]:-}" ]; then
+			[ -z "${reported[$f:$h]:-}" ] || continue
+			reported[$f:$h]=1
+			line="$f:$at: $h: convertible"
+		elif [ "$verdict" = convertible ]; then
+			trial=${trials[${index[$f]}]}
 			# verify-converted.py's reason, when it gave one
 			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1)
-			line="${line%: convertible}: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
+			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
 		fi
 	fi
 	echo "$line"
 done <"$tmp/report.txt"
+for f; do
+	trial=${trials[${index[$f]}]}
+	changed=0
+	for key in "${!converted[@]}"; do
+		[ "${key%:*}" != "$f" ] || { changed=1 && [ -n "${reported[$key]:-}" ] || echo "$f:0: ${key##*:}: convertible"; }
+	done
+	[ "$changed" = 1 ] || cmp -s "$f" "$trial" || echo "$f:0: ?: patch mode changes this file without converting a hook (a bug of the semantic patch)"
+done

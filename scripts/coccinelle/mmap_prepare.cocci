@@ -562,7 +562,11 @@ print("%s:%s: %s: convertible" % (hp[0].file, hp[0].line, f))
 f << fops.f;
 fp << fops.fp;
 @@
-print("%s:%s: %s: not converted: its definition was not found or not parsed in this file" % (fp[0].file, fp[0].line, f))
+if f.strip() == "NULL":
+    why = "no hook (.mmap = NULL): nothing to convert"
+else:
+    why = "its definition was not found or not parsed in this file"
+print("%s:%s: %s: not converted: %s" % (fp[0].file, fp[0].line, f, why))
 
 // The whole-VMA remap becomes the action, recorded as the last step.
 @depends on patch && !bad@
@@ -923,8 +927,11 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ... when != sz
 }
 
-// The signature and the initializer.
-@depends on patch && !bad@
+// The signature, then the initializer: only of a hook whose signature was
+// converted (the rule inherits sig's name), never of a .mmap whose hook is
+// not in this file, was not parsed, or is NULL. Only the field's name and
+// its value change: the rest of the line stays as it was.
+@sig depends on patch && !bad@
 identifier fops.f, hook.filearg, hook.vma;
 fresh identifier fp = f ## "_prepare";
 @@
@@ -933,11 +940,10 @@ int
 + fp(struct vm_area_desc *desc)
  { ... }
 
-@depends on patch && !bad@
-identifier fops.f, fops.fops_name;
-fresh identifier fp = f ## "_prepare";
+@depends on patch@
+identifier fops.f, fops.fops_name, sig.fp;
 @@
 struct file_operations fops_name = { ...,
-- .mmap = f,
-+ .mmap_prepare = fp,
-...};
+- .mmap = f
++ .mmap_prepare = fp
+, ...};
