@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Convert the .mmap hooks of the given C files to .mmap_prepare, in place:
-# scripts/coccinelle/mmap_prepare.cocci (spatch), then the kernel-doc of each
+# scripts/coccinelle/mmap_prepare*.cocci (spatch; the parts joined for the
+# target, see mmap_prepare.cocci), then the kernel-doc of each
 # converted hook and the brace of an added error hook (tidy-converted.py).
 # Files whose hook uses the VMA in a way the semantic patch cannot express
 # are left untouched: --report says which, and where.
 # Usage: mmap-prepare.sh [--mainline] [--report] FILE...
 #   --mainline  write mainline's API (7.2+) instead of the kit's 6.12 API
-#   --report    change nothing; print "FILE:LINE: HOOK: convertible" (after a
-#               trial conversion of a copy) or where and why a hook is not
+#   --report    change nothing; print "FILE:LINE: HOOK: convertible" for each
+#               hook patch mode converts (found by converting a copy of every
+#               file), or where and why a hook is not
 # A converted hook in which spatch left the VMA (code it could not parse) is
 # put back as it was, with a message; the exit status is then 1.
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
-defines=() mode=patch
+defines=() mode=patch target=kit
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--mainline) defines+=(-D mainline) ;;
+	--mainline) defines+=(-D mainline) target=mainline ;;
 	--report) mode=report ;;
 	-*) echo "usage: $0 [--mainline] [--report] FILE..." >&2; exit 2 ;;
 	*) break ;;
@@ -28,9 +30,14 @@ command -v spatch >/dev/null || { echo "error: spatch not found: install Debian'
 # --no-scanner: inside a git work tree (the kit's), spatch would look for
 # the files of --file-groups with git grep, as if they were folders, and
 # find none.
-cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$here/mmap_prepare.cocci" "${defines[@]}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The semantic patch, joined from its parts (mmap_prepare.cocci says which
+# does what): the target's own rewrites between the verdict and the shared
+# rewrites.
+cat "$here/mmap_prepare.cocci" "$here/mmap_prepare_verdict.cocci" "$here/mmap_prepare_$target.cocci" \
+	"$here/mmap_prepare_rewrite.cocci" >"$tmp/mmap_prepare.cocci"
+cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$tmp/mmap_prepare.cocci" "${defines[@]}")
 
 # spatch with the semantic patch; a spatch that cannot load Python (its
 # rules need the release's libpython3.N.so, from libpython3.N-dev: see
@@ -42,6 +49,12 @@ run_spatch() {
 	if grep -q 'unable to find the Python library' "$tmp/spatch.err"; then
 		echo "error: spatch cannot load Python (libpython3.N.so): run make packages (it installs the libpython3.N-dev of scripts/setup/releases/)" >&2
 		exit 1
+	fi
+	# An error in the semantic patch itself: nothing was converted.
+	if grep -qF "File \"$tmp/mmap_prepare.cocci\"" "$tmp/spatch.err"; then
+		cat "$tmp/spatch.err" >&2
+		echo "error: the semantic patch does not parse (scripts/coccinelle/mmap_prepare*.cocci, joined)" >&2
+		exit 2
 	fi
 	cat "$tmp/spatch.err" >&2
 	return "$rc"
@@ -129,7 +142,7 @@ while IFS= read -r line; do
 		elif [ "$verdict" = convertible ]; then
 			trial=${trials[${index[$f]}]}
 			# verify-converted.py's reason, when it gave one
-			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1)
+			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
 			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
 		fi
 	fi
