@@ -86,9 +86,10 @@ convert() {
 	"$here/tidy-converted.py" "$@" >/dev/null
 	"$here/verify-converted.py" "${pairs[@]}" >"$tmp/verify.txt" || true
 	cat "$tmp/verify.txt" >&2
+	cut -d ' ' -f 1 "$tmp/verify.txt" >"$tmp/refused.txt"
 	i=0
 	for f; do
-		if cut -d ' ' -f 1 "$tmp/verify.txt" | grep -qxF -- "$f:"; then
+		if grep -qxF -- "$f:" "$tmp/refused.txt"; then
 			cp "$tmp/original/$i.c" "$f"
 			echo "$f: left untouched" >&2
 			rc=1
