@@ -65,7 +65,7 @@ for target in kit mainline; do
 			cp "$got" "$res"
 			echo "$report" >"$want_report"
 		fi
-		out="" what="converted as NAME.$target.res"
+		out="" what="converted as $name.$target.res"
 		cmp -s "$src" "$res" && what="left untouched"
 		if [ ! -f "$res" ] || [ ! -f "$want_report" ]; then
 			out+="no $(basename "$res") or $(basename "$want_report"): write them (--update, then read them)"$'\n'
