@@ -191,17 +191,44 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) {
  return 0;
 }
 
-// Any other use of the VMA (a partial remap included): the file is not
+// Any other use of the VMA (a partial remap included): the hook is not
 // converted.
-@bad@
+@bad_use@
 identifier fops.f, hook.filearg, hook.vma;
 position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p};
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
-@script:python report_bad depends on report && bad@
+// Nor is a hook that the file names other than in a .mmap initializer
+// (called by another function, stored in a pointer): that use would still
+// want the old signature.
+@mmap_refs@
+identifier fops.f, fn;
+position r;
+@@
+struct file_operations fn = { ..., .mmap = f@r, ... };
+
+@called@
+identifier fops.f;
+position p != mmap_refs.r;
+@@
+f@p
+
+// bad: the hook stays as it is (every rewrite depends on !bad).
+@bad depends on bad_use || called@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { ... }
+
+@script:python report_called depends on report && hook && !bad_use && called@
 f << fops.f;
-p << bad.p;
+p << called.p;
+@@
+coccilib.report.print_report(p[0], "%s: not converted: the hook is also called or named here, which needs its old signature" % f)
+
+@script:python report_bad depends on report && bad_use@
+f << fops.f;
+p << bad_use.p;
 @@
 import re
 try:
