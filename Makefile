@@ -54,7 +54,7 @@ KIT_612_STAGES = $(eval KIT_612_STAGES := $$(shell qemu/stages.sh list-kernel 6.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter mainline,$(shell qemu/stages.sh kernel $(STAGE))))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
@@ -117,7 +117,7 @@ docs-kernel: $(SOURCE_STAMP) ## render the kernel pages the series changes (port
 vma-tests: $(SOURCE_STAMP) ## build and run tools/testing/vma on the patched tree
 	@scripts/series/vma-tests.sh $(KSRC)
 
-check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, vma tests, kernel docs as TAP
+check-static: $(KERNEL_STAMP) checker skeletons ## checkpatch, skeletons, shellcheck, conversion aid's cases, vma tests, kernel docs as TAP
 	@scripts/static/check-static.sh $(KSRC) $(KOBJ)
 
 check-loop: $(KERNEL_STAMP) checker ## replay the learner's loop (start, check, boot, paste each TODO, diff) on STAGE=N (default 1)
@@ -208,6 +208,9 @@ record-sanitizers: kernel checker ## build time and guest time of the sanitizer 
 
 cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
 	@scripts/coccinelle/cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
+
+cocci-tests: ## the conversion aid's test cases (scripts/coccinelle/tests/): each .c converted as its .res, report and patch mode agree, both targets
+	@scripts/coccinelle/cocci-tests.sh
 
 cocci-boot: kernel checker ## convert real drivers (qemu/real-drivers/) for the kit kernel, build that kernel, boot both, compare data, VmFlags, errno
 	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER)

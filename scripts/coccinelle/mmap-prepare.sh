@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Convert the .mmap hooks of the given C files to .mmap_prepare, in place:
-# scripts/coccinelle/mmap_prepare.cocci (spatch), then the kernel-doc of each
+# scripts/coccinelle/mmap_prepare*.cocci (spatch; the parts joined for the
+# target, see mmap_prepare.cocci), then the kernel-doc of each
 # converted hook and the brace of an added error hook (tidy-converted.py).
 # Files whose hook uses the VMA in a way the semantic patch cannot express
 # are left untouched: --report says which, and where.
 # Usage: mmap-prepare.sh [--mainline] [--report] FILE...
 #   --mainline  write mainline's API (7.2+) instead of the kit's 6.12 API
-#   --report    change nothing; print "FILE:LINE: HOOK: convertible" (after a
-#               trial conversion of a copy) or where and why a hook is not
+#   --report    change nothing; print "FILE:LINE: HOOK: convertible" for each
+#               hook patch mode converts (found by converting a copy of every
+#               file), or where and why a hook is not
 # A converted hook in which spatch left the VMA (code it could not parse) is
 # put back as it was, with a message; the exit status is then 1.
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
-defines=() mode=patch
+defines=() mode=patch target=kit
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--mainline) defines+=(-D mainline) ;;
+	--mainline) defines+=(-D mainline) target=mainline ;;
 	--report) mode=report ;;
 	-*) echo "usage: $0 [--mainline] [--report] FILE..." >&2; exit 2 ;;
 	*) break ;;
@@ -28,9 +30,14 @@ command -v spatch >/dev/null || { echo "error: spatch not found: install Debian'
 # --no-scanner: inside a git work tree (the kit's), spatch would look for
 # the files of --file-groups with git grep, as if they were folders, and
 # find none.
-cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$here/mmap_prepare.cocci" "${defines[@]}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# The semantic patch, joined from its parts (mmap_prepare.cocci says which
+# does what): the target's own rewrites between the verdict and the shared
+# rewrites.
+cat "$here/mmap_prepare.cocci" "$here/mmap_prepare_verdict.cocci" "$here/mmap_prepare_$target.cocci" \
+	"$here/mmap_prepare_rewrite.cocci" >"$tmp/mmap_prepare.cocci"
+cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$tmp/mmap_prepare.cocci" "${defines[@]}")
 
 # spatch with the semantic patch; a spatch that cannot load Python (its
 # rules need the release's libpython3.N.so, from libpython3.N-dev: see
@@ -42,6 +49,12 @@ run_spatch() {
 	if grep -q 'unable to find the Python library' "$tmp/spatch.err"; then
 		echo "error: spatch cannot load Python (libpython3.N.so): run make packages (it installs the libpython3.N-dev of scripts/setup/releases/)" >&2
 		exit 1
+	fi
+	# An error in the semantic patch itself: nothing was converted.
+	if grep -qF "File \"$tmp/mmap_prepare.cocci\"" "$tmp/spatch.err"; then
+		cat "$tmp/spatch.err" >&2
+		echo "error: the semantic patch does not parse (scripts/coccinelle/mmap_prepare*.cocci, joined)" >&2
+		exit 2
 	fi
 	cat "$tmp/spatch.err" >&2
 	return "$rc"
@@ -61,17 +74,22 @@ file_groups() {
 # (verify-converted.py), is put back as it was, with a message. Status 1 if
 # any file was put back.
 convert() {
-	local i=0 f rc=0
+	local i=0 f rc=0 pairs=()
 	mkdir -p "$tmp/original"
 	for f; do
 		cp "$f" "$tmp/original/$i.c"
+		pairs+=("$tmp/original/$i.c" "$f")
 		i=$((i + 1))
 	done
 	run_spatch -D patch --in-place --file-groups "$(file_groups "$@")" >/dev/null || true
+	# Each Python script once for all the files.
+	"$here/tidy-converted.py" "$@" >/dev/null
+	"$here/verify-converted.py" "${pairs[@]}" >"$tmp/verify.txt" || true
+	cat "$tmp/verify.txt" >&2
+	cut -d ' ' -f 1 "$tmp/verify.txt" >"$tmp/refused.txt"
 	i=0
 	for f; do
-		"$here/tidy-converted.py" "$f" >/dev/null
-		if ! "$here/verify-converted.py" "$tmp/original/$i.c" "$f" >&2; then
+		if grep -qxF -- "$f:" "$tmp/refused.txt"; then
 			cp "$tmp/original/$i.c" "$f"
 			echo "$f: left untouched" >&2
 			rc=1
@@ -85,32 +103,57 @@ if [ "$mode" = patch ]; then
 	convert "$@"
 	exit
 fi
-# One spatch for all the files; then every "convertible" verdict is tried on
-# a copy, all copies in one conversion: a hook spatch could not parse in
-# full, or whose conversion verify-converted.py refuses, is reported as
-# such.
+# Report mode is patch mode on a copy of every file, all in one
+# conversion: a hook is "convertible" exactly when patch mode converted it
+# there (its FOO_prepare(struct vm_area_desc *desc) appeared), so the report
+# lists what patch mode changes, the same files and the same hooks. spatch's
+# report run only gives the line of each .mmap and, for a hook patch mode
+# leaves, the reason; a hook it called convertible that the conversion left
+# (code spatch could not parse, or refused by verify-converted.py) gets the
+# reason of that instead. A file patch mode changes without converting a hook
+# is said so (it would be a bug of the semantic patch).
 run_spatch -D report --file-groups "$(file_groups "$@")" >"$tmp/report.txt" || true
-mkdir -p "$tmp/trial"
+declare -A index=()
 trials=() i=0
+for f; do
+	index[$f]=$i
+	mkdir -p "$tmp/trial/$i"
+	cp "$f" "$tmp/trial/$i/"
+	trials+=("$tmp/trial/$i/$(basename "$f")")
+	i=$((i + 1))
+done
+convert "${trials[@]}" 2>"$tmp/trial.err" || true
+hooks_of() { # FILE: the hooks that have a desc signature in it
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)' "$1" | sed 's/_prepare(.*//' | sort -u || true
+}
+declare -A converted=() reported=()
+for f; do
+	trial=${trials[${index[$f]}]}
+	for h in $(comm -13 <(hooks_of "$f") <(hooks_of "$trial")); do
+		converted[$f:$h]=1
+	done
+done
 while IFS= read -r line; do
-	if [[ "$line" == *": convertible" ]]; then
-		mkdir -p "$tmp/trial/$i"
-		cp "${line%%:*}" "$tmp/trial/$i/"
-		trials+=("$tmp/trial/$i/$(basename "${line%%:*}")")
-		i=$((i + 1))
-	fi
-done <"$tmp/report.txt"
-[ "${#trials[@]}" = 0 ] || convert "${trials[@]}" 2>"$tmp/trial.err" || true
-i=0
-while IFS= read -r line; do
-	if [[ "$line" == *": convertible" ]]; then
-		f=${line%%:*} trial=${trials[$i]}
-		i=$((i + 1))
-		if cmp -s "$f" "$trial"; then
+	if [[ "$line" =~ ^([^:]+):([0-9]+)(:[0-9-]+)?:\ ([A-Za-z_0-9]+):\ (.*)$ ]]; then
+		f=${BASH_REMATCH[1]} at=${BASH_REMATCH[2]} h=${BASH_REMATCH[4]} verdict=${BASH_REMATCH[5]}
+		if [ -n "${converted[$f:$h]:-}" ]; then
+			[ -z "${reported[$f:$h]:-}" ] || continue
+			reported[$f:$h]=1
+			line="$f:$at: $h: convertible"
+		elif [ "$verdict" = convertible ]; then
+			trial=${trials[${index[$f]}]}
 			# verify-converted.py's reason, when it gave one
-			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1)
-			line="${line%: convertible}: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
+			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
+			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
 		fi
 	fi
 	echo "$line"
 done <"$tmp/report.txt"
+for f; do
+	trial=${trials[${index[$f]}]}
+	changed=0
+	for key in "${!converted[@]}"; do
+		[ "${key%:*}" != "$f" ] || { changed=1 && [ -n "${reported[$key]:-}" ] || echo "$f:0: ${key##*:}: convertible"; }
+	done
+	[ "$changed" = 1 ] || cmp -s "$f" "$trial" || echo "$f:0: ?: patch mode changes this file without converting a hook (a bug of the semantic patch)"
+done

@@ -11,8 +11,8 @@ empty (see tidy-converted.py: an emptied if whose test may have side
 effects).
 
 Prints "CONVERTED: HOOK: not converted: REASON" per hook that is not clean;
-exit status 1 if any.
-Usage: verify-converted.py ORIGINAL CONVERTED
+exit status 1 if any. Several pairs in one run (one Python start for all).
+Usage: verify-converted.py ORIGINAL CONVERTED [ORIGINAL CONVERTED]...
 """
 import re
 import sys
@@ -37,10 +37,10 @@ def code_only(text):
     return re.sub(r"\b(struct|union|enum)\s+\w+", " ", text)
 
 
-def main():
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as f:
+def verify(original_path, converted_path):
+    with open(original_path, encoding="utf-8", errors="replace") as f:
         original = f.read()
-    with open(sys.argv[2], encoding="utf-8", errors="replace") as f:
+    with open(converted_path, encoding="utf-8", errors="replace") as f:
         converted = f.read()
     bad = 0
     for hook, file_arg, vma_arg in SIGNATURE.findall(original):
@@ -51,12 +51,18 @@ def main():
                 if re.search(r"(?<![\w.>])" + re.escape(name) + r"\b", code_only(code))}
         if left:
             bad += 1
-            print(f"{sys.argv[2]}: {hook}: not converted: part of it was not parsed by spatch"
+            print(f"{converted_path}: {hook}: not converted: part of it was not parsed by spatch"
                   f" (an #ifdef branch or a macro?): '{', '.join(sorted(left))}' was left in it")
         elif re.search(r"^\t+(?:\{\}|\} else \{\n\t+\})$|\) \{\n\t+\}$", code_only(code), re.M):
             bad += 1
-            print(f"{sys.argv[2]}: {hook}: not converted: a branch that only copied the VMA's protection"
+            print(f"{converted_path}: {hook}: not converted: a branch that only copied the VMA's protection"
                   " is empty once the copy goes, and its test may have side effects: rewrite that branch by hand")
+    return bad
+
+
+def main():
+    pairs = sys.argv[1:]
+    bad = sum(verify(pairs[i], pairs[i + 1]) for i in range(0, len(pairs) - 1, 2))
     return 1 if bad else 0
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Static checks as TAP, before any guest boots: checkpatch on every patch, lab
 # solution, the example driver and the checker sources; every skeleton
-# compiled; shellcheck on every script; the kernel's VMA userland tests; the
+# compiled; shellcheck on every script; the conversion aid's test cases
+# (make cocci-tests); the kernel's VMA userland tests; the
 # kernel pages the series changes rendered with the kernel's Sphinx setup; the
 # example driver's rename script.
 # Writes build/logs/static.result.
@@ -201,6 +202,13 @@ mapfile -t fragments < <(KIT_PROFILE=sanitize qemu/stages.sh fragments 6.12)
 out=$(scripts/kernel/configure-kernel.sh "$src" "$sanitize_config" "${fragments[@]}" 2>&1)
 result $? "the sanitizer profile configures on 6.12: every option of qemu/kernel-sanitize.config takes effect" "$out"
 rm -rf "$sanitize_config"
+# The conversion aid's test cases (make cocci-tests): each case of
+# scripts/coccinelle/tests/ converted on both targets must be its .res,
+# reported as its .report, and report mode must call convertible exactly
+# the hooks patch mode converted.
+out=$(scripts/coccinelle/cocci-tests.sh 2>&1)
+result $? "make cocci-tests: the conversion aid's cases convert as their .res, report agrees with patch mode ($(grep -c '^ok ' <<<"$out") of $(grep -cE '^(not )?ok ' <<<"$out") cases)" \
+	"$(grep -vE '^(ok |TAP version|1\.\.)' <<<"$out")"
 # The verdict that ends a failing stage, on made-up results: a TODO's test
 # points at the TODO's line and text; the kernel reports with a known cause
 # are named; errno values and signals are printed with their names.

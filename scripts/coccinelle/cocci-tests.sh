@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# make cocci-tests: the conversion aid's test cases, on both targets.
+# As the kernel's scripts/coccinelle tests are, each case is a C file and
+# its expected result: scripts/coccinelle/tests/NAME.c is converted in place
+# by mmap-prepare.sh (patch mode) and reported (--report), for the kit
+# target and for --mainline, and for each TARGET (kit, mainline):
+#  - the converted file must be NAME.TARGET.res byte for byte (a .res equal
+#    to NAME.c: the file must be left untouched);
+#  - the report must be NAME.TARGET.report line for line;
+#  - the hooks the report calls convertible must be exactly those patch
+#    mode converted (a FOO_prepare(struct vm_area_desc *desc) that NAME.c
+#    did not have); a file patch mode changed must have a converted hook,
+#    and a file it left untouched a "not converted: REASON" line;
+#  - the conversion adds no line of blanks only.
+# All the cases go through one conversion and one report per target (the
+# two targets in parallel): a few seconds of spatch. Prints TAP, one line
+# per case and target.
+# Usage: cocci-tests.sh [--update]
+#   --update  write the .res and .report files from this run instead (then
+#             read their diff: it is what the aid now does)
+set -euo pipefail
+
+here=$(dirname "$(realpath "$0")")
+cases="$here/tests"
+update=0
+[ "${1:-}" != --update ] || update=1
+command -v spatch >/dev/null || { echo "error: spatch not found: install Debian's coccinelle (make packages)" >&2; exit 1; }
+# shellcheck source=scripts/lib/tap.sh
+. "$here/../lib/tap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+names=()
+for c in "$cases"/*.c; do
+	names+=("$(basename "$c" .c)")
+done
+# One copy to convert and one to report per target, the paths in the
+# report relative to the copy's folder: "NAME.c:LINE: HOOK: verdict".
+run_target() { # TARGET FLAG...
+	local target=$1
+	shift
+	mkdir -p "$tmp/$target/patch" "$tmp/$target/report"
+	for name in "${names[@]}"; do
+		cp "$cases/$name.c" "$tmp/$target/patch/"
+		cp "$cases/$name.c" "$tmp/$target/report/"
+	done
+	(cd "$tmp/$target/patch" && "$here/mmap-prepare.sh" "$@" "${names[@]/%/.c}" >/dev/null 2>"$tmp/$target/patch.err") || true
+	(cd "$tmp/$target/report" && "$here/mmap-prepare.sh" --report "$@" "${names[@]/%/.c}" >"$tmp/$target/report.txt" 2>"$tmp/$target/report.err") || true
+}
+run_target kit &
+kit=$!
+run_target mainline --mainline
+wait "$kit"
+
+hooks_of() { # FILE: the hooks with a desc signature in it
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)' "$1" | sed 's/_prepare(.*//' | sort -u || true
+}
+echo "TAP version 13"
+for target in kit mainline; do
+	for name in "${names[@]}"; do
+		src="$cases/$name.c" got="$tmp/$target/patch/$name.c"
+		res="$cases/$name.$target.res" want_report="$cases/$name.$target.report"
+		report=$(grep -E "^$name\.c:" "$tmp/$target/report.txt" || true)
+		if [ "$update" = 1 ]; then
+			cp "$got" "$res"
+			echo "$report" >"$want_report"
+		fi
+		out="" what="converted as $name.$target.res"
+		cmp -s "$src" "$res" && what="left untouched"
+		if [ ! -f "$res" ] || [ ! -f "$want_report" ]; then
+			out+="no $(basename "$res") or $(basename "$want_report"): write them (--update, then read them)"$'\n'
+		else
+			cmp -s "$got" "$res" || out+=$(diff -u "$res" "$got" | sed "s|$tmp/||" || true)$'\n'
+			[ "$report" = "$(cat "$want_report")" ] ||
+				out+=$(diff -u "$want_report" <(echo "$report") | sed "s|$tmp/||" || true)$'\n'
+		fi
+		# Report and patch mode agree: convertible = converted.
+		converted=$(comm -13 <(hooks_of "$src") <(hooks_of "$got"))
+		convertible=$(sed -n 's/^[^ ]*: \(\w*\): convertible$/\1/p' <<<"$report" | sort -u)
+		[ "$converted" = "$convertible" ] ||
+			out+="patch mode converted [${converted//$'\n'/ }], the report calls convertible [${convertible//$'\n'/ }]"$'\n'
+		if cmp -s "$src" "$got"; then
+			grep -qE ': not converted: .+' <<<"$report" ||
+				out+="left untouched, but the report has no 'not converted: REASON' line"$'\n'
+		elif [ -z "$converted" ]; then
+			out+="patch mode changed the file, but converted no hook"$'\n'
+		fi
+		blank=$(comm -13 <(grep -nE '^[[:space:]]+$' "$src" | cut -d: -f2- | sort) \
+			<(grep -nE '^[[:space:]]+$' "$got" | cut -d: -f2- | sort))
+		[ -z "$blank" ] || out+="the conversion added a line of blanks only: $(grep -nE '^[[:space:]]+$' "$got" | head -n 3 || true)"$'\n'
+		rc=0
+		[ -z "$out" ] || rc=1
+		verdicts=$(sed -E 's/^[^ ]+ ([^:]+): (convertible|not converted).*/\1: \2/' <<<"$report" | paste -sd ';' | sed 's/;/; /g')
+		result "$rc" "$target: tests/$name.c $what, report agrees ($verdicts)" \
+			"$out$(cat "$tmp/$target/patch.err" "$tmp/$target/report.err")"
+	done
+done
+echo "1..$n"
+echo "# make cocci-tests: $passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// The rewrites for mainline's API (7.2 and later) only: the errno of a
+/// failed remap through error_override, vm_iomap_memory(), generic_file_mmap(),
+/// the flags through vma_desc_test*() and vma_desc_set/clear_flags() with
+/// VMA_*_BIT names, vma_set_anonymous().
+/// Part of the semantic patch of mmap_prepare.cocci (see there), which
+/// scripts/coccinelle/mmap-prepare.sh joins with the others.
+
+// The remap whose error was translated: the action, and the errno through
+// desc->action.error_override.
+@errno_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma, ERR;
+expression PFN, SZ, PR;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
+-	return -ERR;
++ mmap_action_remap_full(desc, PFN);
+|
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
+-	return -ERR;
++ mmap_action_ioremap_full(desc, PFN);
+)
++ desc->action.error_override = -ERR;
+ return 0;
+}
+
+@iomap_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression S, L;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+- return vm_iomap_memory(vma, S, L);
++ mmap_action_simple_ioremap(desc, S, L);
++ return 0;
+}
+
+@generic_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+- return generic_file_mmap(filearg, vma);
++ return generic_file_mmap_prepare(desc);
+|
+- return generic_file_readonly_mmap(filearg, vma);
++ return generic_file_readonly_mmap_prepare(desc);
+)
+}
+
+// Flags, mainline's form: one helper call with the flags' bit numbers,
+// VMA_*_BIT; a test of several flags is a test of any of them.
+// (bad made sure that every test in the hook is a truth value.)
+// A comparison of some flags with some of them: all of the expected ones
+// set and the others clear, said with vma_desc_test_all() and
+// vma_desc_test_any(); in parentheses where it is part of a larger
+// expression and has two terms.
+@mmask depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { mask_ok(G) };
+binary operator op = {==, !=};
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... (vma@p->vm_flags & F) op G ...+> }
+
+@script:python mmask_expr@
+fl << mmask.F;
+g << mmask.G;
+op << mmask.op;
+e;
+ep;
+@@
+bare, paren = mask_test(fl, g, op.strip())
+coccinelle.e = cocci.make_expr(bare)
+coccinelle.ep = cocci.make_expr(paren)
+
+@mmask_rw depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression mmask.F, mmask.G;
+binary operator mmask.op;
+position mmask.p;
+expression mmask_expr.e, mmask_expr.ep;
+statement S1, S2;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ if (
+- (vma@p->vm_flags & F) op G
++ e
+ ) S1 else S2
+|
+ if (
+- (vma@p->vm_flags & F) op G
++ e
+ ) S1
+|
+- (vma@p->vm_flags & F) op G
++ ep
+)
+...>
+}
+
+@mtest depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p->vm_flags & F ...+> }
+
+@script:python mtest_call@
+fl << mtest.F;
+fn;
+bits;
+@@
+coccinelle.fn = cocci.make_ident("vma_desc_test" if len(vm_flag_names(fl)) == 1 else "vma_desc_test_any")
+coccinelle.bits = cocci.make_ident(vma_bits(fl))
+
+@mtest_rw depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma, mtest_call.fn, mtest_call.bits;
+expression mtest.F;
+position mtest.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- !(vma@p->vm_flags & F)
++ !fn(desc, bits)
+|
+- vma@p->vm_flags & F
++ fn(desc, bits)
+)
+...>
+}
+
+@mset depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<+...
+(
+ vm_flags_set@p(vma, F);
+|
+ vm_flags_clear@p(vma, F);
+)
+...+>
+}
+
+@script:python mset_bits@
+fl << mset.F;
+bits;
+@@
+coccinelle.bits = cocci.make_ident(vma_bits(fl))
+
+@mset_rw depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma, mset_bits.bits;
+expression mset.F;
+position mset.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- vm_flags_set@p(vma, F);
++ vma_desc_set_flags(desc, bits);
+|
+- vm_flags_clear@p(vma, F);
++ vma_desc_clear_flags(desc, bits);
+)
+...>
+}
+
+@anon_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+- vma_set_anonymous(vma)
++ vma_desc_set_anonymous(desc)
+...>
+}
+

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// The rewrites both targets share, after the target's own: the whole-VMA
+/// remap becomes the action, the protection local goes, every other use of the
+/// VMA and of the file argument becomes the descriptor's, the size local that
+/// only the remap used goes; then the signature, and last the .mmap
+/// initializer of that very hook.
+/// Part of the semantic patch of mmap_prepare.cocci (see there), which
+/// scripts/coccinelle/mmap-prepare.sh joins with the others.
+
+// The whole-VMA remap becomes the action, recorded as the last step.
+@remap_action depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma;
+expression PFN, SZ, PR;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+- return remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR);
++ mmap_action_remap_full(desc, PFN);
++ return 0;
+|
+- return io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR);
++ mmap_action_ioremap_full(desc, PFN);
++ return 0;
+)
+}
+
+// The local copy of the page protection that the remap used is the VMA's
+// own from now on (the remap is gone; the action maps with it).
+@script:python protok@
+f << fops.f;
+hp << hook.hp;
+pv << protvar.pv;
+a;
+@@
+key = hook_key(hp, f)
+if flat(pv) in prot_aliases.get(key, ()) and (key, flat(pv)) not in bad_aliases:
+    coccinelle.a = cocci.make_ident(pv.strip())
+else:
+    cocci.include_match(False)
+
+@prot_local depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, protok.a;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- T a = vma->vm_page_prot;
+|
+- T a;
+|
+- a = vma->vm_page_prot;
+|
+- a
++ vma->vm_page_prot
+)
+...>
+}
+
+// Every other read or write of the VMA, and the file argument.
+@fields depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- vma->vm_end - vma->vm_start
++ vma_desc_size(desc)
+|
+- vma_pages(vma)
++ vma_desc_pages(desc)
+|
+- shmem_zero_setup(vma)
++ shmem_zero_setup_desc(desc)
+|
+- vma->vm_pgoff
++ desc->pgoff
+|
+- vma->vm_page_prot
++ desc->page_prot
+|
+- vma->vm_ops
++ desc->vm_ops
+|
+- vma->vm_private_data
++ desc->private_data
+|
+- vma->vm_file
++ desc->vm_file
+|
+- vma->vm_start
++ desc->start
+|
+- vma->vm_end
++ desc->end
+|
+- filearg
++ desc->file
+)
+...>
+}
+
+// The local that held the VMA's size, when the action took its only use.
+@size_decl_gone depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar.sz, d;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+- T sz = vma_desc_size(d);
+... when != sz
+}
+
+@size_asg_gone depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar_asg.sz, d;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+- sz = vma_desc_size(d);
+... when != sz
+}
+
+@size_local_gone depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma, sizevar_asg.sz;
+type T;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+... when != sz
+- T sz;
+... when != sz
+}
+
+// The signature, then the initializer: only of a hook whose signature was
+// converted (the rule inherits sig's name), never of a .mmap whose hook is
+// not in this file, was not parsed, or is NULL. Only the field's name and
+// its value change: the rest of the line stays as it was.
+@sig depends on patch && !bad@
+identifier fops.f, hook.filearg, hook.vma;
+fresh identifier fp = f ## "_prepare";
+@@
+int
+- f(struct file *filearg, struct vm_area_struct *vma)
++ fp(struct vm_area_desc *desc)
+ { ... }
+
+@mmap_field depends on patch@
+identifier fops.f, fops.fops_name, sig.fp;
+@@
+struct file_operations fops_name = { ...,
+- .mmap = f
++ .mmap_prepare = fp
+, ...};
+

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// The verdict on each hook: every use of its VMA that has a descriptor form
+/// on the target (okpos, okflags, ...); any other use is "bad", and the hook
+/// stays as it is. Report mode's lines: convertible, or not and why.
+/// Part of the semantic patch of mmap_prepare.cocci (see there), which
+/// scripts/coccinelle/mmap-prepare.sh joins with the others.
+
+// Every use of the VMA that has a descriptor form on both targets: set and
+// clear of named VM_* flags, alone or or-ed together (tests: below). The remap forms must cover
+// the whole VMA and be the hook's last statement (below).
+@okpos@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ vma@p->vm_end
+|
+ vma@p->vm_start
+|
+ vma@p->vm_pgoff
+|
+ vma@p->vm_page_prot
+|
+ vma@p->vm_ops
+|
+ vma@p->vm_private_data
+|
+ vma@p->vm_file
+|
+ vma_pages(vma@p)
+|
+ shmem_zero_setup(vma@p)
+|
+ vm_flags_set(vma@p, F)
+|
+ vm_flags_clear(vma@p, F)
+)
+...>
+}
+
+// On the kit's API any use of the flags has a form: desc->vm_flags (a mask
+// variable, a comparison, ...). Mainline's helpers take named flags only.
+@okflags depends on !mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression E;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ vma@p->vm_flags
+|
+ vm_flags_set(vma@p, E)
+|
+ vm_flags_clear(vma@p, E)
+)
+...>
+}
+
+// On mainline a test of named flags is vma_desc_test() (one flag) or
+// vma_desc_test_any() (several), which say true or false: only where the
+// test is used as a truth value, never "(flags & (A | B)) != (A | B)".
+@okflags_ml depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { mask_ok(G) };
+expression E;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ (vma@p->vm_flags & F) == G
+|
+ (vma@p->vm_flags & F) != G
+|
+ !(vma@p->vm_flags & F)
+|
+ vma@p->vm_flags & F && E
+|
+ vma@p->vm_flags & F || E
+|
+ E && vma@p->vm_flags & F
+|
+ E || vma@p->vm_flags & F
+|
+ (vma@p->vm_flags & F) && E
+|
+ (vma@p->vm_flags & F) || E
+|
+ E && (vma@p->vm_flags & F)
+|
+ E || (vma@p->vm_flags & F)
+)
+...>
+}
+
+@okflags_mlif depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+statement S1, S2;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ if (vma@p->vm_flags & F) S1 else S2
+|
+ if (vma@p->vm_flags & F) S1
+)
+...>
+}
+
+// vma_set_anonymous() has a descriptor form on mainline only.
+@okanon depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <... vma_set_anonymous(vma@p) ...> }
+
+// A remap of the whole VMA (its size written out, or a name for it, see
+// above) with the VMA's protection (or an alias of it) as the hook's final
+// return statement; the VMA inside it is accounted for by okpos.
+@okret@
+identifier fops.f, hook.filearg, hook.vma;
+position hook.hp;
+expression E;
+expression SZ : script:python (hp, f, vma) { is_whole_size(hp, f, vma, SZ) };
+expression PR : script:python (hp, f, vma) { is_vma_prot(hp, f, vma, PR) };
+position p;
+@@
+f@hp(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+ return remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR);
+|
+ return io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR);
+)
+}
+
+// vm_iomap_memory() has an action on mainline only.
+@okret_iomap depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression E, E1;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+ return vm_iomap_memory(vma@p, E, E1);
+}
+
+// So do generic_file_mmap() and generic_file_readonly_mmap() as the last
+// step: generic_file_mmap_prepare() and its read-only twin.
+@okgeneric depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+ return generic_file_mmap(filearg, vma@p);
+|
+ return generic_file_readonly_mmap(filearg, vma@p);
+)
+}
+
+// The same remap as the last step, with its error replaced by a constant
+// errno: "if (remap_pfn_range(...)) return -EAGAIN; return 0;". The action
+// then gets an error hook (kit) or an error override (mainline) that gives
+// user space that errno, as the legacy hook did.
+@okif@
+identifier fops.f, hook.filearg, hook.vma, ERR;
+position hook.hp;
+expression E;
+expression SZ : script:python (hp, f, vma) { is_whole_size(hp, f, vma, SZ) };
+expression PR : script:python (hp, f, vma) { is_vma_prot(hp, f, vma, PR) };
+position p;
+@@
+f@hp(struct file *filearg, struct vm_area_struct *vma) {
+...
+(
+ if (remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
+	return -ERR;
+|
+ if (io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
+	return -ERR;
+)
+ return 0;
+}
+
+// Any other use of the VMA (a partial remap included): the hook is not
+// converted.
+@bad_use@
+identifier fops.f, hook.filearg, hook.vma;
+position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p};
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
+
+// Nor is a hook that the file names other than in a .mmap initializer
+// (called by another function, stored in a pointer): that use would still
+// want the old signature.
+@mmap_refs@
+identifier fops.f, fn;
+position r;
+@@
+struct file_operations fn = { ..., .mmap = f@r, ... };
+
+@called@
+identifier fops.f;
+position p != mmap_refs.r;
+@@
+f@p
+
+// bad: the hook stays as it is (every rewrite depends on !bad).
+@bad depends on bad_use || called@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { ... }
+
+@script:python report_called depends on report && hook && !bad_use && called@
+f << fops.f;
+p << called.p;
+@@
+coccilib.report.print_report(p[0], "%s: not converted: the hook is also called or named here, which needs its old signature" % f)
+
+@script:python report_bad depends on report && bad_use@
+f << fops.f;
+p << bad_use.p;
+@@
+import re
+try:
+    with open(p[0].file, encoding="utf-8", errors="replace") as src:
+        line = src.read().splitlines()[int(p[0].line) - 1]
+except (OSError, IndexError, ValueError):
+    line = ""
+reasons = [
+    (r"\bvm_insert_pages?\s*\(|\bvmf_insert_", "vm_insert_page(): no action inserts pages on the kit's API (mainline: map-kernel-pages)"),
+    (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
+    (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
+    (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory() not as the last statement" if target["mainline"]
+     else "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
+    (r"\bvma_set_anonymous\s*\(", "vma_set_anonymous(): no descriptor form on the kit's API (-D mainline: vma_desc_set_anonymous())"),
+    (r"\bgeneric_file(_readonly)?_mmap\s*\(", "generic_file_mmap() not as the last statement" if target["mainline"]
+     else "generic_file_mmap(): mainline's generic_file_mmap_prepare() only (-D mainline)"),
+    (r"=\s*vma\s*;", "the VMA is stored"),
+    (r"\bvm_flags(_set|_clear)?\b", "flags not named VM_* flags, or used other than in a test (mainline's helpers take bit numbers)"),
+    (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
+]
+why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
+key = (p[0].file, f.strip())
+if why.startswith("a remap") and any((key, a) in bad_aliases for a in prot_aliases.get(key, ())):
+    why = "the remap's protection is a local set otherwise than to the VMA's protection or pgprot_*() of it"
+coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
+
+@script:python report_convertible depends on report && !bad@
+f << fops.f;
+hp << hook.hp;
+@@
+print("%s:%s: %s: convertible" % (hp[0].file, hp[0].line, f))
+
+@script:python report_no_hook depends on report && !hook@
+f << fops.f;
+fp << fops.fp;
+@@
+if f.strip() == "NULL":
+    why = "no hook (.mmap = NULL): nothing to convert"
+else:
+    why = "its definition was not found or not parsed in this file"
+print("%s:%s: %s: not converted: %s" % (fp[0].file, fp[0].line, f, why))
+
