@@ -6,7 +6,11 @@
  * For each target (MMAP_LAB_SWEEP lists them: "device" is the stage's
  * MMAP_LAB_DEVICE; "zero", "mem", "secretmem", "memfd", "relay" are in-tree
  * users), plain and MAP_FIXED over a private, written, accounted anonymous
- * mapping, for n = 1, 2, ...: /proc/thread-self/fail-nth makes the n-th
+ * mapping; and, for the targets whose mmap() fills page tables (a remap:
+ * the device, /dev/mem), at a fresh address, a gigabyte of its own per n
+ * where no page table exists yet, so that the remap's own page-table
+ * allocations are among the fault points. For n = 1, 2, ...:
+ * /proc/thread-self/fail-nth makes the n-th
  * fault-injection point this task reaches fail (failslab and fail_page_alloc,
  * sleeping allocations included, and the kit's fail_mmap_action), then
  * mmap() runs. The sweep ends at the first n that mmap() no longer reaches.
@@ -55,6 +59,13 @@
  */
 #define MAX_POINTS	5000
 #define SEED		0x5eed
+/*
+ * Fresh mode maps at FRESH_BASE + n GiB (MAP_FIXED_NOREPLACE): far from the
+ * program, its heap, its libraries and its stack, and in a gigabyte whose
+ * page tables no earlier n has allocated.
+ */
+#define FRESH_BASE	0x200000000000UL
+#define FRESH_STRIDE	0x40000000UL	/* 1 GiB */
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* A file to map: how to open it, and the mapping to ask for. */
@@ -69,6 +80,14 @@ struct target {
 	unsigned long off;
 	bool module;		/* check MMAP_LAB_MODULE's refcnt */
 	bool registers;		/* device registers: read, never written */
+	bool remaps;		/* mmap() fills page tables: sweep it fresh too */
+};
+
+/* Where a sweep maps. */
+enum sweep_mode {
+	PLAIN,		/* anywhere */
+	FIXED,		/* MAP_FIXED over an accounted private mapping */
+	FRESH,		/* at a fresh address, no page tables there yet */
 };
 
 struct sweep {
@@ -192,13 +211,14 @@ static bool mapped_whole(unsigned long addr, unsigned long len)
 }
 
 /* One n: arm, mmap(), judge, clean up, compare with the baselines. */
-static bool sweep_one(const struct target *t, bool fixed, int n,
+static bool sweep_one(const struct target *t, enum sweep_mode mode, int n,
 		      struct sweep *s)
 {
 	long committed, refcnt = -1, left;
 	bool pat = lab_read_file(PAT_LIST, pat_before, sizeof(pat_before)) >= 0;
+	bool fixed = mode == FIXED;
 	char *old = NULL, *p;
-	int fd, err;
+	int fd, err, flags = t->flags;
 
 	committed = lab_meminfo_kb("Committed_AS:");
 	if (t->module)
@@ -217,6 +237,12 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 			return false;
 		}
 	}
+	if (fixed) {
+		flags |= MAP_FIXED;
+	} else if (mode == FRESH) {
+		old = (char *)(FRESH_BASE + (unsigned long)n * FRESH_STRIDE);
+		flags |= MAP_FIXED_NOREPLACE;
+	}
 	if (!fixed && lab_maps_read(LAB_MAPS_BEFORE) <= 0) {
 		why(s, n, "cannot read /proc/self/maps");
 		close(fd);
@@ -228,8 +254,7 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 		close(fd);
 		return false;
 	}
-	p = mmap(old, t->len, t->prot, t->flags | (fixed ? MAP_FIXED : 0), fd,
-		 t->off);
+	p = mmap(old, t->len, t->prot, flags, fd, t->off);
 	err = errno;
 	left = armed_left();
 	arm(0);
@@ -246,8 +271,9 @@ static bool sweep_one(const struct target *t, bool fixed, int n,
 		volatile char *v = (volatile char *)p;
 		int sig;
 
-		if (fixed && p != old)
-			why(s, n, "MAP_FIXED mapped %p, not %p", p, old);
+		if (old && p != old)
+			why(s, n, "%s mapped %p, not %p", fixed ? "MAP_FIXED" :
+			    "MAP_FIXED_NOREPLACE", p, old);
 		else if (!mapped_whole((unsigned long)p, t->len))
 			why(s, n, "the mapping at %p is not whole in "
 			    "/proc/self/maps", p);
@@ -327,14 +353,14 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void sweep_target(const struct target *t, bool fixed)
+static void sweep_target(const struct target *t, enum sweep_mode mode)
 {
 	struct sweep s = { 0 };
 	double start = now();
 	int n;
 
 	for (n = 1; n <= MAX_POINTS; n++)
-		if (!sweep_one(t, fixed, n, &s))
+		if (!sweep_one(t, mode, n, &s))
 			break;
 	if (!s.why[0] && n > MAX_POINTS)
 		why(&s, n, "still failing after %d fault points", MAX_POINTS);
@@ -342,7 +368,8 @@ static void sweep_target(const struct target *t, bool fixed)
 		why(&s, 1, "mmap() reached no fault point: is fail-nth armed?");
 	report(!s.why[0], "fail-nth sweep: %s%s: %d fault points, mmap() "
 	       "failed at %d%s%s", t->what,
-	       fixed ? ", MAP_FIXED over an accounted private mapping" : "",
+	       mode == FIXED ? ", MAP_FIXED over an accounted private mapping" :
+	       mode == FRESH ? ", at a fresh address (new page tables)" : "",
 	       s.points, s.failed, s.why[0] ? "; " : "", s.why);
 	printf("# %d mmap() calls in %.2f s\n", n, now() - start);
 }
@@ -378,21 +405,21 @@ int main(void)
 	unsigned long size = 0, buf_size = 0;
 	struct target targets[] = {
 		{ "device", NULL, open_path, NULL, PROT_READ | PROT_WRITE,
-		  MAP_SHARED, 0, 0, true, false },
+		  MAP_SHARED, 0, 0, true, false, true },
 		{ "zero", "/dev/zero MAP_SHARED", open_path, "/dev/zero",
-		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false },
+		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false, false },
 		{ "zero", "/dev/zero MAP_PRIVATE", open_path, "/dev/zero",
-		  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, false, false },
+		  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, false, false, false },
 		{ "mem", "/dev/mem below 1 MiB", open_path, "/dev/mem",
-		  PROT_READ, MAP_SHARED, 0, 0, false, false },
+		  PROT_READ, MAP_SHARED, 0, 0, false, false, true },
 		{ "secretmem", "memfd_secret()", open_secretmem, NULL,
-		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false },
+		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false, false },
 		{ "memfd", "memfd (shmem) MAP_SHARED", open_memfd, NULL,
-		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false },
+		  PROT_READ | PROT_WRITE, MAP_SHARED, 0, 0, false, false, false },
 		{ "memfd", "memfd (shmem) MAP_PRIVATE", open_memfd, NULL,
-		  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, false, false },
+		  PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 0, false, false, false },
 		{ "relay", "relay buffer " RELAY_FILE, open_path, RELAY_FILE,
-		  PROT_READ, MAP_SHARED, 0, 0, false, false },
+		  PROT_READ, MAP_SHARED, 0, 0, false, false, false },
 	};
 	char devwhat[160];
 	size_t i;
@@ -445,8 +472,10 @@ int main(void)
 		} else if (!strcmp(t->name, "relay")) {
 			t->len = 2 * page;	/* the whole channel */
 		}
-		sweep_target(t, false);
-		sweep_target(t, true);
+		sweep_target(t, PLAIN);
+		sweep_target(t, FIXED);
+		if (t->remaps)
+			sweep_target(t, FRESH);
 	}
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
