@@ -54,7 +54,7 @@ KIT_612_STAGES = $(eval KIT_612_STAGES := $$(shell qemu/stages.sh list-kernel 6.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter mainline,$(shell qemu/stages.sh kernel $(STAGE))))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
+.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
@@ -217,6 +217,9 @@ cocci-boot: kernel checker ## convert real drivers (qemu/real-drivers/) for the 
 
 cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12 and 7.x trees the semantic patch converts, and why not the others
 	@scripts/coccinelle/cocci-report.sh
+
+cocci-recall: kernel-source kernel-mainline ## the aid on the 6.12 versions of the files mainline converted by hand, against mainline's own conversion; writes Documentation/cocci-recall.inc
+	@scripts/coccinelle/cocci-recall.sh
 
 cocci-proof: cocci-report ## apply the semantic patch to every real driver the report calls convertible; build each (-Werror) and checkpatch it
 	@scripts/coccinelle/cocci-proof.sh
