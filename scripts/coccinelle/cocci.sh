@@ -170,6 +170,18 @@ for target in "${targets[@]}"; do
 	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 	check_conversion "$target" errno EAGAIN
 	check_conversion "$target" locals "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+	# The conversion page's "On your own driver" steps, replayed on a
+	# driver of three files (scripts/coccinelle/own-driver.sh).
+	target_kobj=$kobj
+	[ "$target" = kit ] || target_kobj="$kit_root/build/kernel-mainline"
+	if [ "$target" = mainline ] && [ -n "$(kit_mainline_unavailable)" ]; then
+		skip "own driver (mainline): the steps of the conversion page" "$(kit_mainline_unavailable)"
+	else
+		own=$("$here/own-driver.sh" "$target" "$target_kobj" "$n")
+		echo "$own"
+		passed=$((passed + $(grep -c '^ok ' <<<"$own"))) failed=$((failed + $(grep -c '^not ok ' <<<"$own")))
+		n=$((n + $(grep -cE '^(not )?ok ' <<<"$own")))
+	fi
 done
 
 # Debian 13's Coccinelle 1.3 prints the additions differently from Debian
