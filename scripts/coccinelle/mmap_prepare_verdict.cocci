@@ -267,7 +267,12 @@ fp << fops.fp;
 @@
 if f.strip() == "NULL":
     why = "no hook (.mmap = NULL): nothing to convert"
+# mm/filemap.c's own hooks: mainline's twins replace them (generic_field_ml).
+elif f.strip() in ("generic_file_mmap", "generic_file_readonly_mmap") and target["mainline"]:
+    why = None
+elif f.strip() in ("generic_file_mmap", "generic_file_readonly_mmap"):
+    why = "the kit's 6.12 API has no %s_prepare(): mainline's only (-D mainline)" % f.strip()
 else:
     why = "its definition was not found or not parsed in this file"
-print("%s:%s: %s: not converted: %s" % (fp[0].file, fp[0].line, f, why))
+print("%s:%s: %s: %s" % (fp[0].file, fp[0].line, f, "not converted: " + why if why else "convertible"))
 
