@@ -42,14 +42,15 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
-...
+<...
 (
-- return generic_file_mmap(filearg, vma);
-+ return generic_file_mmap_prepare(desc);
+- generic_file_mmap(filearg, vma)
++ generic_file_mmap_prepare(desc)
 |
-- return generic_file_readonly_mmap(filearg, vma);
-+ return generic_file_readonly_mmap_prepare(desc);
+- generic_file_readonly_mmap(filearg, vma)
++ generic_file_readonly_mmap_prepare(desc)
 )
+...>
 }
 
 // A file_operations that names generic_file_mmap() or
