@@ -52,8 +52,9 @@ kit=$!
 run_target mainline --mainline
 wait "$kit"
 
-hooks_of() { # FILE: the hooks with a desc signature in it
-	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)' "$1" | sed 's/_prepare(.*//' | sort -u || true
+hooks_of() { # FILE: the hooks with a desc signature in it, or whose twin a .mmap_prepare names (generic_file_mmap)
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)|\.mmap_prepare\s*=\s*generic_file_(readonly_)?mmap_prepare\b' "$1" |
+		sed -E 's/^\.mmap_prepare\s*=\s*//; s/_prepare(\(.*)?$//' | sort -u || true
 }
 echo "TAP version 13"
 for target in kit mainline; do

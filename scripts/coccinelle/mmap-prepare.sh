@@ -123,8 +123,9 @@ for f; do
 	i=$((i + 1))
 done
 convert "${trials[@]}" 2>"$tmp/trial.err" || true
-hooks_of() { # FILE: the hooks that have a desc signature in it
-	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)' "$1" | sed 's/_prepare(.*//' | sort -u || true
+hooks_of() { # FILE: the hooks that have a desc signature in it, or whose twin a .mmap_prepare names (generic_file_mmap)
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)|\.mmap_prepare\s*=\s*generic_file_(readonly_)?mmap_prepare\b' "$1" |
+		sed -E 's/^\.mmap_prepare\s*=\s*//; s/_prepare(\(.*)?$//' | sort -u || true
 }
 declare -A converted=() reported=()
 for f; do

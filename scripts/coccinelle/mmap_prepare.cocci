@@ -100,6 +100,9 @@ target = {"mainline": False}
 whole_sizes = {}
 prot_aliases = {}
 bad_aliases = set()
+# (file, line) of a generic_file_mmap() whose failure undoes the hook's
+# earlier work: the function that undoes it (gen_undo, report mode).
+generic_undo = {}
 
 
 def hook_key(hp, f):

@@ -42,15 +42,37 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
-...
+<...
 (
-- return generic_file_mmap(filearg, vma);
-+ return generic_file_mmap_prepare(desc);
+- generic_file_mmap(filearg, vma)
++ generic_file_mmap_prepare(desc)
 |
-- return generic_file_readonly_mmap(filearg, vma);
-+ return generic_file_readonly_mmap_prepare(desc);
+- generic_file_readonly_mmap(filearg, vma)
++ generic_file_readonly_mmap_prepare(desc)
 )
+...>
 }
+
+// A file_operations that names generic_file_mmap() or
+// generic_file_readonly_mmap() itself (no hook of its own): their
+// mmap_prepare twins, as mainline did in every such filesystem.
+@generic_field_ml depends on patch && mainline@
+identifier fops_name;
+symbol generic_file_mmap;
+@@
+struct file_operations fops_name = { ...,
+- .mmap = generic_file_mmap
++ .mmap_prepare = generic_file_mmap_prepare
+, ...};
+
+@generic_ro_field_ml depends on patch && mainline@
+identifier fops_name;
+symbol generic_file_readonly_mmap;
+@@
+struct file_operations fops_name = { ...,
+- .mmap = generic_file_readonly_mmap
++ .mmap_prepare = generic_file_readonly_mmap_prepare
+, ...};
 
 // Flags, mainline's form: one helper call with the flags' bit numbers,
 // VMA_*_BIT; a test of several flags is a test of any of them.

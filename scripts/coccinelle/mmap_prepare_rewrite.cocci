@@ -152,3 +152,20 @@ struct file_operations fops_name = { ...,
 + .mmap_prepare = fp
 , ...};
 
+
+// A converted hook that is a macro for generic_file_mmap() or its read-only
+// twin when an option is off ("#else #define ext2_file_mmap
+// generic_file_mmap"): the macro follows the hook (mainline only; on the
+// kit's API verify-converted.py refuses a hook whose old name is left
+// defined).
+@generic_define_ml depends on patch && mainline@
+identifier fops.f, sig.fp;
+symbol generic_file_mmap, generic_file_readonly_mmap;
+@@
+(
+- #define f generic_file_mmap
++ #define fp generic_file_mmap_prepare
+|
+- #define f generic_file_readonly_mmap
++ #define fp generic_file_readonly_mmap_prepare
+)

@@ -152,19 +152,63 @@ f(struct file *filearg, struct vm_area_struct *vma) {
  return vm_iomap_memory(vma@p, E, E1);
 }
 
-// So do generic_file_mmap() and generic_file_readonly_mmap() as the last
-// step: generic_file_mmap_prepare() and its read-only twin.
-@okgeneric depends on mainline@
-identifier fops.f, hook.filearg, hook.vma;
+// A call of generic_file_mmap() whose failure the hook answers by undoing
+// something it did before ("afs_add_open_mmap(); ret = generic_file_mmap();
+// if (ret == 0) ... else afs_drop_open_mmap();"): a prepare hook must change
+// no state before the mapping exists (mainline moved such counts to
+// vm_ops->mapped), so that call has no form (okgeneric).
+@gen_undo depends on mainline@
+identifier fops.f, hook.filearg, hook.vma, ret;
+identifier undo !~ "^(pr_[a-z]+|printk|dprintk|[a-z0-9_]*_debug|[a-z0-9_]*_dbg|dev_[a-z]+|[a-z0-9_]*_warn[a-z_]*|[a-z0-9_]*_err|WARN[A-Z_]*)$";
+expression list es;
+expression E;
+statement S;
 position p;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
-...
+<+...
 (
- return generic_file_mmap(filearg, vma@p);
+ ret = generic_file_mmap(filearg, vma@p);
 |
- return generic_file_readonly_mmap(filearg, vma@p);
+ ret = generic_file_readonly_mmap(filearg, vma@p);
 )
+(
+ if (\(ret == 0\|!ret\)) S else { ... undo(es); ... }
+|
+ if (\(ret == 0\|!ret\)) S else undo(es);
+|
+ if (\(ret\|ret < 0\|ret != 0\)) { ... undo(es); ... }
+|
+ if (\(ret\|ret < 0\|ret != 0\)) undo(es);
+|
+ if (\(ret\|ret < 0\|ret != 0\)) { ... E = undo(es); ... }
+)
+...+>
+}
+
+@script:python gen_undo_seen@
+p << gen_undo.p;
+undo << gen_undo.undo;
+@@
+generic_undo[(p[0].file, p[0].line)] = undo.strip()
+
+// So do generic_file_mmap() and generic_file_readonly_mmap(), wherever they
+// are, on the hook's own file: generic_file_mmap_prepare() and its
+// read-only twin set desc->vm_ops as they set the VMA's, and a vm_ops the
+// hook sets afterwards still replaces it. Not on another file (a stacked
+// filesystem's): generic_file_mmap_prepare() maps desc->file.
+@okgeneric depends on mainline@
+identifier fops.f, hook.filearg, hook.vma;
+position p != gen_undo.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ generic_file_mmap(filearg, vma@p)
+|
+ generic_file_readonly_mmap(filearg, vma@p)
+)
+...>
 }
 
 // The same remap as the last step, with its error replaced by a constant
@@ -243,8 +287,8 @@ reasons = [
     (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory() not as the last statement" if target["mainline"]
      else "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
     (r"\bvma_set_anonymous\s*\(", "vma_set_anonymous(): no descriptor form on the kit's API (-D mainline: vma_desc_set_anonymous())"),
-    (r"\bgeneric_file(_readonly)?_mmap\s*\(", "generic_file_mmap() not as the last statement" if target["mainline"]
-     else "generic_file_mmap(): mainline's generic_file_mmap_prepare() only (-D mainline)"),
+    (r"\bgeneric_file(_readonly)?_mmap\s*\(", "generic_file_mmap() of a file other than the hook's (generic_file_mmap_prepare() maps desc->file)"
+     if target["mainline"] else "generic_file_mmap(): mainline's generic_file_mmap_prepare() only (-D mainline)"),
     (r"=\s*vma\s*;", "the VMA is stored"),
     (r"\bvm_flags(_set|_clear)?\b", "flags not named VM_* flags, or used other than in a test (mainline's helpers take bit numbers)"),
     (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
@@ -253,6 +297,10 @@ why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA 
 key = (p[0].file, f.strip())
 if why.startswith("a remap") and any((key, a) in bad_aliases for a in prot_aliases.get(key, ())):
     why = "the remap's protection is a local set otherwise than to the VMA's protection or pgprot_*() of it"
+undo = generic_undo.get((p[0].file, p[0].line))
+if undo:
+    why = ("%s() undoes, when generic_file_mmap() fails, what the hook did before it: a prepare hook must"
+           " change no state before the mapping exists (mainline: vm_ops->mapped)" % undo)
 coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
 
 @script:python report_convertible depends on report && !bad@
@@ -267,7 +315,12 @@ fp << fops.fp;
 @@
 if f.strip() == "NULL":
     why = "no hook (.mmap = NULL): nothing to convert"
+# mm/filemap.c's own hooks: mainline's twins replace them (generic_field_ml).
+elif f.strip() in ("generic_file_mmap", "generic_file_readonly_mmap") and target["mainline"]:
+    why = None
+elif f.strip() in ("generic_file_mmap", "generic_file_readonly_mmap"):
+    why = "the kit's 6.12 API has no %s_prepare(): mainline's only (-D mainline)" % f.strip()
 else:
     why = "its definition was not found or not parsed in this file"
-print("%s:%s: %s: not converted: %s" % (fp[0].file, fp[0].line, f, why))
+print("%s:%s: %s: %s" % (fp[0].file, fp[0].line, f, "not converted: " + why if why else "convertible"))
 

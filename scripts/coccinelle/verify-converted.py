@@ -6,9 +6,10 @@ became F_prepare(struct vm_area_desc *desc) must no longer name FILE or VMA
 in its body (other than as a field, desc->file, or as the type
 "struct file" when the argument was called file). spatch skips code it cannot
 parse, often a branch under #ifdef, and leaves it as it was: this catches
-what it left behind. It also refuses a hook in which a branch was left
-empty (see tidy-converted.py: an emptied if whose test may have side
-effects).
+what it left behind. It also refuses a hook whose old name the file
+still #defines (to generic_file_mmap under #else, say), and a hook in
+which a branch was left empty (see tidy-converted.py: an emptied if whose
+test may have side effects).
 
 Prints "CONVERTED: HOOK: not converted: REASON" per hook that is not clean;
 exit status 1 if any. Several pairs in one run (one Python start for all).
@@ -53,6 +54,10 @@ def verify(original_path, converted_path):
             bad += 1
             print(f"{converted_path}: {hook}: not converted: part of it was not parsed by spatch"
                   f" (an #ifdef branch or a macro?): '{', '.join(sorted(left))}' was left in it")
+        elif macro := re.search(r"^[ \t]*#[ \t]*define[ \t]+" + re.escape(hook) + r"\b[ \t]*(\S*)", converted, re.M):
+            bad += 1
+            print(f"{converted_path}: {hook}: not converted: the file also #defines {hook} as {macro.group(1) or 'nothing'}"
+                  " (when an option is off?), which this target cannot convert: convert that macro by hand")
         elif re.search(r"^\t+(?:\{\}|\} else \{\n\t+\})$|\) \{\n\t+\}$", code_only(code), re.M):
             bad += 1
             print(f"{converted_path}: {hook}: not converted: a branch that only copied the VMA's protection"

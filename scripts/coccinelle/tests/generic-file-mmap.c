@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A filesystem whose fops name generic_file_mmap() and
- * generic_file_readonly_mmap() themselves: their definitions are in
- * mm/filemap.c, not here, so there is no hook to convert in this file
- * (the kit's 6.12 has no generic_file_mmap_prepare() either).
+ * generic_file_readonly_mmap() themselves (mm/filemap.c's): mainline
+ * names their twins, generic_file_*mmap_prepare(); the kit's 6.12 has
+ * no such functions, and the report says so.
  */
 #include <linux/fs.h>
 
