@@ -17,6 +17,7 @@ Prints, tab-separated, the files by their index in the arguments:
                             the same folder)
 Usage: hook-groups.py FILE...
 """
+import functools
 import glob
 import os
 import re
@@ -27,10 +28,12 @@ MMAP = re.compile(r"\.mmap\s*=\s*(\w+)")
 NOT_HOOKS = {"NULL", "generic_file_mmap", "generic_file_readonly_mmap"}
 
 
-def signature(name, body):
-    """A definition (BODY "{") or a declaration (";") of NAME as a hook."""
-    return re.compile(r"(?<![\w.>])" + re.escape(name) + r"\s*\(\s*struct\s+file\s*\*\s*\w*\s*,"
-                      r"\s*struct\s+vm_area_struct\s*\*\s*\w*\s*\)\s*" + body)
+def signatures(text, name, body):
+    """Where TEXT defines (BODY "{") or declares (";") NAME as a hook."""
+    sig = re.compile(re.escape(name) + r"\s*\(\s*struct\s+file\s*\*\s*\w*\s*,"
+                     r"\s*struct\s+vm_area_struct\s*\*\s*\w*\s*\)\s*" + body)
+    return [m.start() for m in sig.finditer(text)
+            if m.start() == 0 or not re.match(r"[\w.>]", text[m.start() - 1])]
 
 
 def is_static(text, start):
@@ -39,6 +42,7 @@ def is_static(text, start):
     return re.search(r"\bstatic\b", head) is not None
 
 
+@functools.lru_cache(maxsize=None)
 def read(path):
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
@@ -58,11 +62,11 @@ def main():
                 named.setdefault(hook, set()).add(i)
     if not named:
         return 0
-    words = re.compile(r"\b(" + "|".join(map(re.escape, sorted(named))) + r")\b")
     mentions = {}  # hook -> {file: first line}
     for i, text in enumerate(texts):
-        for m in words.finditer(text):
-            mentions.setdefault(m.group(1), {}).setdefault(i, text.count("\n", 0, m.start()) + 1)
+        for word in set(re.findall(r"\w+", text)) & named.keys():
+            at = re.search(r"\b%s\b" % word, text).start()
+            mentions.setdefault(word, {})[i] = text.count("\n", 0, at) + 1
     parent = list(range(len(files)))
 
     def root(i):
@@ -76,8 +80,8 @@ def main():
         defs, own = set(), set()
         for i in mentions.get(hook, {}):
             for body, kind in ((r"\{", defs), (r";", None)):
-                for m in signature(hook, body).finditer(texts[i]):
-                    if is_static(texts[i], m.start()):
+                for at in signatures(texts[i], hook, body):
+                    if is_static(texts[i], at):
                         own.add(i)
                     elif kind is not None:
                         kind.add(i)
@@ -111,9 +115,10 @@ def where(path, hook, given):
         if os.path.realpath(other) in given:
             continue
         text = read(other)
+        if hook not in text:
+            continue
         for body in found:
-            m = signature(hook, "\\" + body).search(text)
-            if m and not is_static(text, m.start()):
+            if any(not is_static(text, at) for at in signatures(text, hook, "\\" + body)):
                 found[body].append(other)
     if not found["{"]:
         return ("its definition is in none of the files given (nor elsewhere in its folder): "
