@@ -224,7 +224,8 @@ for key in ${links[@]+"${links[@]}"}; do
 		echo "$f:${first[$key]}: $h: not converted: ${missing[$key]}"
 	else
 		reason=${why[${group_of[$key]}:$h]:-not converted: its definition was not found or not parsed}
-		echo "$f:${first[$key]}: $h: $reason"
+		# (converted elsewhere, and only named in a comment here: no line)
+		[ "${reason%% *}" = convertible ] || echo "$f:${first[$key]}: $h: $reason"
 	fi
 done
 for f; do
