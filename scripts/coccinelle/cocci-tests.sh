@@ -12,6 +12,9 @@
 #    did not have); a file patch mode changed must have a converted hook,
 #    and a file it left untouched a "not converted: REASON" line;
 #  - the conversion adds no line of blanks only.
+# A case can be several files, a folder tests/NAME/ (a hook defined in one
+# file and named in others): each of its files FILE must be converted as
+# NAME/FILE.TARGET.res, and the report of all of them is NAME.TARGET.report.
 # All the cases go through one conversion and one report per target (the
 # two targets in parallel): a few seconds of spatch. Prints TAP, one line
 # per case and target.
@@ -30,9 +33,19 @@ command -v spatch >/dev/null || { echo "error: spatch not found: install Debian'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-names=()
-for c in "$cases"/*.c; do
+names=() paths=()
+for c in "$cases"/*.c "$cases"/*/; do
 	names+=("$(basename "$c" .c)")
+done
+case_files() { # NAME: its files, relative to tests/
+	if [ -d "$cases/$1" ]; then
+		(cd "$cases" && ls "$1"/*.[ch])
+	else
+		echo "$1.c"
+	fi
+}
+for name in "${names[@]}"; do
+	mapfile -t -O "${#paths[@]}" paths < <(case_files "$name")
 done
 # One copy to convert and one to report per target, the paths in the
 # report relative to the copy's folder: "NAME.c:LINE: HOOK: verdict".
@@ -40,59 +53,67 @@ run_target() { # TARGET FLAG...
 	local target=$1
 	shift
 	mkdir -p "$tmp/$target/patch" "$tmp/$target/report"
-	for name in "${names[@]}"; do
-		cp "$cases/$name.c" "$tmp/$target/patch/"
-		cp "$cases/$name.c" "$tmp/$target/report/"
+	for path in "${paths[@]}"; do
+		mkdir -p "$tmp/$target/patch/$(dirname "$path")" "$tmp/$target/report/$(dirname "$path")"
+		cp "$cases/$path" "$tmp/$target/patch/$path"
+		cp "$cases/$path" "$tmp/$target/report/$path"
 	done
-	(cd "$tmp/$target/patch" && "$here/mmap-prepare.sh" "$@" "${names[@]/%/.c}" >/dev/null 2>"$tmp/$target/patch.err") || true
-	(cd "$tmp/$target/report" && "$here/mmap-prepare.sh" --report "$@" "${names[@]/%/.c}" >"$tmp/$target/report.txt" 2>"$tmp/$target/report.err") || true
+	(cd "$tmp/$target/patch" && "$here/mmap-prepare.sh" "$@" "${paths[@]}" >/dev/null 2>"$tmp/$target/patch.err") || true
+	(cd "$tmp/$target/report" && "$here/mmap-prepare.sh" --report "$@" "${paths[@]}" >"$tmp/$target/report.txt" 2>"$tmp/$target/report.err") || true
 }
 run_target kit &
 kit=$!
 run_target mainline --mainline
 wait "$kit"
 
-hooks_of() { # FILE: the hooks with a desc signature in it, or whose twin a .mmap_prepare names (generic_file_mmap)
-	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)|\.mmap_prepare\s*=\s*generic_file_(readonly_)?mmap_prepare\b' "$1" |
-		sed -E 's/^\.mmap_prepare\s*=\s*//; s/_prepare(\(.*)?$//' | sort -u || true
+hooks_of() { # FILE: the hooks with a desc signature, prototype, .mmap_prepare or export in it
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*(desc)?\)|\.mmap_prepare\s*=\s*\w+_prepare\b|EXPORT_SYMBOL(_GPL)?\(\w+_prepare\)' "$1" |
+		sed -E 's/^\.mmap_prepare\s*=\s*//; s/^EXPORT_SYMBOL(_GPL)?\(//; s/_prepare\b.*//' | sort -u || true
 }
 echo "TAP version 13"
 for target in kit mainline; do
 	for name in "${names[@]}"; do
-		src="$cases/$name.c" got="$tmp/$target/patch/$name.c"
-		res="$cases/$name.$target.res" want_report="$cases/$name.$target.report"
-		report=$(grep -E "^$name\.c:" "$tmp/$target/report.txt" || true)
-		if [ "$update" = 1 ]; then
-			cp "$got" "$res"
-			echo "$report" >"$want_report"
-		fi
+		want_report="$cases/$name.$target.report"
+		report=$(grep -E "^$name(\.c|/[^:]*):" "$tmp/$target/report.txt" || true)
+		[ "$update" = 0 ] || echo "$report" >"$want_report"
 		out="" what="converted as $name.$target.res"
-		cmp -s "$src" "$res" && what="left untouched"
-		if [ ! -f "$res" ] || [ ! -f "$want_report" ]; then
-			out+="no $(basename "$res") or $(basename "$want_report"): write them (--update, then read them)"$'\n'
-		else
-			cmp -s "$got" "$res" || out+=$(diff -u "$res" "$got" | sed "s|$tmp/||" || true)$'\n'
-			[ "$report" = "$(cat "$want_report")" ] ||
-				out+=$(diff -u "$want_report" <(echo "$report") | sed "s|$tmp/||" || true)$'\n'
-		fi
-		# Report and patch mode agree: convertible = converted.
-		converted=$(comm -13 <(hooks_of "$src") <(hooks_of "$got"))
-		convertible=$(sed -n 's/^[^ ]*: \(\w*\): convertible$/\1/p' <<<"$report" | sort -u)
-		[ "$converted" = "$convertible" ] ||
-			out+="patch mode converted [${converted//$'\n'/ }], the report calls convertible [${convertible//$'\n'/ }]"$'\n'
-		if cmp -s "$src" "$got"; then
-			grep -qE ': not converted: .+' <<<"$report" ||
-				out+="left untouched, but the report has no 'not converted: REASON' line"$'\n'
-		elif [ -z "$converted" ]; then
-			out+="patch mode changed the file, but converted no hook"$'\n'
-		fi
-		blank=$(comm -13 <(grep -nE '^[[:space:]]+$' "$src" | cut -d: -f2- | sort) \
-			<(grep -nE '^[[:space:]]+$' "$got" | cut -d: -f2- | sort))
-		[ -z "$blank" ] || out+="the conversion added a line of blanks only: $(grep -nE '^[[:space:]]+$' "$got" | head -n 3 || true)"$'\n'
+		[ -f "$want_report" ] || out+="no $(basename "$want_report"): write it (--update, then read it)"$'\n'
+		[ ! -f "$want_report" ] || [ "$report" = "$(cat "$want_report")" ] ||
+			out+=$(diff -u "$want_report" <(echo "$report") | sed "s|$tmp/||" || true)$'\n'
+		untouched=1
+		for path in $(case_files "$name"); do
+			src="$cases/$path" got="$tmp/$target/patch/$path" res="$cases/$name.$target.res"
+			[ ! -d "$cases/$name" ] || res="$cases/$path.$target.res" what="converted as $name/*.$target.res"
+			[ "$update" = 0 ] || cp "$got" "$res"
+			cmp -s "$src" "$res" || untouched=0
+			if [ ! -f "$res" ]; then
+				out+="no $(basename "$res"): write it (--update, then read it)"$'\n'
+			else
+				cmp -s "$got" "$res" || out+=$(diff -u "$res" "$got" | sed "s|$tmp/||" || true)$'\n'
+			fi
+			# Report and patch mode agree: convertible = converted.
+			lines=$(awk -v p="$path:" 'index($0, p) == 1' <<<"$report")
+			converted=$(comm -13 <(hooks_of "$src") <(hooks_of "$got"))
+			convertible=$(sed -n 's/^[^ ]*: \(\w*\): convertible$/\1/p' <<<"$lines" | sort -u)
+			[ "$converted" = "$convertible" ] ||
+				out+="$path: patch mode converted [${converted//$'\n'/ }], the report calls convertible [${convertible//$'\n'/ }]"$'\n'
+			if cmp -s "$src" "$got"; then
+				grep -qE ': not converted: .+' <<<"$lines" ||
+					out+="$path: left untouched, but the report has no 'not converted: REASON' line"$'\n'
+			elif [ -z "$converted" ]; then
+				out+="$path: patch mode changed the file, but converted no hook"$'\n'
+			fi
+			blank=$(comm -13 <(grep -nE '^[[:space:]]+$' "$src" | cut -d: -f2- | sort) \
+				<(grep -nE '^[[:space:]]+$' "$got" | cut -d: -f2- | sort))
+			[ -z "$blank" ] || out+="$path: the conversion added a line of blanks only: $(grep -nE '^[[:space:]]+$' "$got" | head -n 3 || true)"$'\n'
+		done
+		[ "$untouched" = 0 ] || what="left untouched"
 		rc=0
 		[ -z "$out" ] || rc=1
 		verdicts=$(sed -E 's/^[^ ]+ ([^:]+): (convertible|not converted).*/\1: \2/' <<<"$report" | paste -sd ';' | sed 's/;/; /g')
-		result "$rc" "$target: tests/$name.c $what, report agrees ($verdicts)" \
+		shown=$name.c
+		[ ! -d "$cases/$name" ] || shown=$name/
+		result "$rc" "$target: tests/$shown $what, report agrees ($verdicts)" \
 			"$out$(cat "$tmp/$target/patch.err" "$tmp/$target/report.err")"
 	done
 done

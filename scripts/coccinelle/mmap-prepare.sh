@@ -5,6 +5,9 @@
 # converted hook and the brace of an added error hook (tidy-converted.py).
 # Files whose hook uses the VMA in a way the semantic patch cannot express
 # are left untouched: --report says which, and where.
+# A hook defined in one of the files and named in others (its .mmap, its
+# prototype in a header, its EXPORT_SYMBOL) is converted in all of them or
+# in none: give them all, e.g. mmap-prepare.sh fs/ceph/*.[ch].
 # Usage: mmap-prepare.sh [--mainline] [--report] FILE...
 #   --mainline  write mainline's API (7.2+) instead of the kit's 6.12 API
 #   --report    change nothing; print "FILE:LINE: HOOK: convertible" for each
@@ -63,9 +66,25 @@ run_spatch() {
 # spatch takes the files on its command line as one group, in which a hook
 # of one file can be matched against the rules' findings in another (two
 # files with a hook of the same name: one not convertible hides the other's
-# verdict). Every file is its own group here, all in one spatch run.
-file_groups() {
-	printf '%s\n\n' "$@" >"$tmp/groups"
+# verdict). Every file is its own group here, all in one spatch run, but for
+# the files that share a hook defined in one of them and named in others
+# (hook-groups.py): those are one group, converted together or not at all.
+"$here/hook-groups.py" "$@" >"$tmp/hooks.tsv"
+file_groups() { # FILE...: the files of the run, in the order of hooks.tsv
+	local files=("$@") kind gid members i grouped=()
+	{
+		while IFS=$'\t' read -r kind gid members; do
+			[ "$kind" = group ] || continue
+			for i in $members; do
+				echo "${files[$i]}"
+				grouped[i]=1
+			done
+			echo
+		done <"$tmp/hooks.tsv"
+		for i in "${!files[@]}"; do
+			[ -n "${grouped[i]:-}" ] || printf '%s\n\n' "${files[$i]}"
+		done
+	} >"$tmp/groups"
 	echo "$tmp/groups"
 }
 
@@ -87,11 +106,30 @@ convert() {
 	"$here/verify-converted.py" "${pairs[@]}" >"$tmp/verify.txt" || true
 	cat "$tmp/verify.txt" >&2
 	cut -d ' ' -f 1 "$tmp/verify.txt" >"$tmp/refused.txt"
+	local refused=() kind gid members j
 	i=0
 	for f; do
 		if grep -qxF -- "$f:" "$tmp/refused.txt"; then
+			refused[i]=1
+		fi
+		i=$((i + 1))
+	done
+	# A group's hooks were converted together: a refused file puts its whole
+	# group back.
+	while IFS=$'\t' read -r kind gid members; do
+		[ "$kind" = group ] || continue
+		for i in $members; do
+			[ -n "${refused[i]:-}" ] || continue
+			for j in $members; do
+				refused[j]=${refused[j]:-": its hooks go with ${pairs[2 * i + 1]}'s, which was put back"}
+			done
+		done
+	done <"$tmp/hooks.tsv"
+	i=0
+	for f; do
+		if [ -n "${refused[i]:-}" ]; then
 			cp "$tmp/original/$i.c" "$f"
-			echo "$f: left untouched" >&2
+			echo "$f: left untouched${refused[i]#1}" >&2
 			rc=1
 		fi
 		i=$((i + 1))
@@ -123,33 +161,73 @@ for f; do
 	i=$((i + 1))
 done
 convert "${trials[@]}" 2>"$tmp/trial.err" || true
-hooks_of() { # FILE: the hooks that have a desc signature in it, or whose twin a .mmap_prepare names (generic_file_mmap)
-	grep -oE '\b\w+_prepare\(struct vm_area_desc \*desc\)|\.mmap_prepare\s*=\s*generic_file_(readonly_)?mmap_prepare\b' "$1" |
-		sed -E 's/^\.mmap_prepare\s*=\s*//; s/_prepare(\(.*)?$//' | sort -u || true
+# FILE: the hooks that have a desc signature in it, or (a hook defined in
+# another file of its group) a .mmap_prepare, a prototype, an EXPORT_SYMBOL
+hooks_of() {
+	grep -oE '\b\w+_prepare\(struct vm_area_desc \*(desc)?\)|\.mmap_prepare\s*=\s*\w+_prepare\b|EXPORT_SYMBOL(_GPL)?\(\w+_prepare\)' "$1" |
+		sed -E 's/^\.mmap_prepare\s*=\s*//; s/^EXPORT_SYMBOL(_GPL)?\(//; s/_prepare\b.*//' | sort -u || true
 }
-declare -A converted=() reported=()
+declare -A converted=() reported=() missing=() group_of=() first=() why=()
 for f; do
 	trial=${trials[${index[$f]}]}
 	for h in $(comm -13 <(hooks_of "$f") <(hooks_of "$trial")); do
 		converted[$f:$h]=1
 	done
 done
+# hook-groups.py's findings: the files that share a hook (its group, and
+# the line of the file that first names it), and the file to add for a
+# hook defined in none of them.
+files=("$@") links=()
+while IFS=$'\t' read -r kind a b c d; do
+	case "$kind" in
+	link)
+		group_of[${files[$c]}:$b]=$a first[${files[$c]}:$b]=$d
+		links+=("${files[$c]}:$b")
+		;;
+	missing)
+		missing[${files[$a]}:$b]=$d first[${files[$a]}:$b]=$c
+		links+=("${files[$a]}:$b")
+		;;
+	esac
+done <"$tmp/hooks.tsv"
 while IFS= read -r line; do
 	if [[ "$line" =~ ^([^:]+):([0-9]+)(:[0-9-]+)?:\ ([A-Za-z_0-9]+):\ (.*)$ ]]; then
 		f=${BASH_REMATCH[1]} at=${BASH_REMATCH[2]} h=${BASH_REMATCH[4]} verdict=${BASH_REMATCH[5]}
 		if [ -n "${converted[$f:$h]:-}" ]; then
 			[ -z "${reported[$f:$h]:-}" ] || continue
-			reported[$f:$h]=1
 			line="$f:$at: $h: convertible"
 		elif [ "$verdict" = convertible ]; then
 			trial=${trials[${index[$f]}]}
 			# verify-converted.py's reason, when it gave one
 			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
 			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
+		elif [ "$verdict" = "not converted: its definition was not found or not parsed in this file" ] &&
+			[ -n "${missing[$f:$h]:-}" ]; then
+			line="$f:$at: $h: not converted: ${missing[$f:$h]}"
 		fi
+		reported[$f:$h]=1
+		# The reason of a hook shared by files, for its other files.
+		gid=${group_of[$f:$h]:-}
+		[ -z "$gid" ] || [ -n "${why[$gid:$h]:-}" ] || why[$gid:$h]="${line#*: "$h": } ($f:$at)"
 	fi
 	echo "$line"
 done <"$tmp/report.txt"
+# The other files of a shared hook: what patch mode does to them, at the
+# line that first names the hook.
+for key in ${links[@]+"${links[@]}"}; do
+	[ -z "${reported[$key]:-}" ] || continue
+	reported[$key]=1
+	f=${key%:*} h=${key##*:}
+	if [ -n "${converted[$key]:-}" ]; then
+		echo "$f:${first[$key]}: $h: convertible"
+	elif [ -n "${missing[$key]:-}" ]; then
+		echo "$f:${first[$key]}: $h: not converted: ${missing[$key]}"
+	else
+		reason=${why[${group_of[$key]}:$h]:-not converted: its definition was not found or not parsed}
+		# (converted elsewhere, and only named in a comment here: no line)
+		[ "${reason%% *}" = convertible ] || echo "$f:${first[$key]}: $h: $reason"
+	fi
+done
 for f; do
 	trial=${trials[${index[$f]}]}
 	changed=0

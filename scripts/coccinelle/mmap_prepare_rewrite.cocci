@@ -144,6 +144,21 @@ int
 + fp(struct vm_area_desc *desc)
  { ... }
 
+// The hook's EXPORT_SYMBOL(), when another module names it (a hook defined
+// in another file than its .mmap: mmap-prepare.sh converts those files
+// together).
+@export_field depends on patch@
+identifier fops.f, sig.fp;
+declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
+@@
+(
+- EXPORT_SYMBOL(f);
++ EXPORT_SYMBOL(fp);
+|
+- EXPORT_SYMBOL_GPL(f);
++ EXPORT_SYMBOL_GPL(fp);
+)
+
 @mmap_field depends on patch@
 identifier fops.f, fops.fops_name, sig.fp;
 @@

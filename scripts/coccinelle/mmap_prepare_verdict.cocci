@@ -252,9 +252,22 @@ position r;
 @@
 struct file_operations fn = { ..., .mmap = f@r, ... };
 
+// An EXPORT_SYMBOL() of a hook that a driver's modules share (as
+// nfs_file_mmap) is renamed with it (mmap_prepare_rewrite.cocci).
+@exported@
+identifier fops.f;
+declarer name EXPORT_SYMBOL, EXPORT_SYMBOL_GPL;
+position r;
+@@
+(
+EXPORT_SYMBOL(f@r);
+|
+EXPORT_SYMBOL_GPL(f@r);
+)
+
 @called@
 identifier fops.f;
-position p != mmap_refs.r;
+position p != {mmap_refs.r, exported.r};
 @@
 f@p
 

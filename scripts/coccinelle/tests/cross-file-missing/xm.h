@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+int xm_mmap(struct file *file, struct vm_area_struct *vma);
