@@ -5,7 +5,8 @@ not do itself:
 
 - it rewrites code, not comments, so the kernel-doc block of each converted
   hook still names the old function and documents @file and @vma. For every
-  function F_prepare(struct vm_area_desc *desc) whose kernel-doc names F(),
+  function F_prepare(struct vm_area_desc *desc) whose kernel-doc names F()
+  (or F),
   rename it and replace the @file/@vma lines by one @desc line. Anything else
   in the comment is left as it is (its prose may still speak of the VMA: the
   conversion guide's checklist asks a human to reread it);
@@ -41,13 +42,15 @@ def fix(text):
     changed = 0
     for m in re.finditer(r"\b(\w+)_prepare\(struct vm_area_desc \*desc\)", text):
         old = m.group(1)
-        head = re.compile(r"/\*\*\n \* " + re.escape(old) + r"\(\)(.*?)\*/\n(?=[^\n]*\b"
+        # kernel-doc's "F() - ..." or "F - ...".
+        head = re.compile(r"/\*\*\n \* " + re.escape(old) + r"(\(\))?(?=\s)(.*?)\*/\n(?=[^\n]*\b"
                           + re.escape(old) + r"_prepare\()", re.S)
         doc = head.search(text)
         if not doc:
             continue
         block = doc.group(0)
-        new = block.replace(" * " + old + "()", " * " + old + "_prepare()", 1)
+        parens = doc.group(1) or ""
+        new = block.replace(" * " + old + parens, " * " + old + "_prepare" + parens, 1)
         # Drop @file and @vma with their continuation lines; @desc instead.
         lines, out, skipping, placed = new.splitlines(keepends=True), [], False, False
         for line in lines:
