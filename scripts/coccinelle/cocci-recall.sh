@@ -77,7 +77,7 @@ for target in "$@"; do
 	(cd "$dir/src" && "$here/mmap-prepare.sh" "${flag[@]}" "${files[@]}" >/dev/null 2>"$dir/patch.err") || true
 	(cd "$dir/report" && "$here/mmap-prepare.sh" "${flag[@]}" --report "${files[@]}" >"$dir/report.txt" 2>"$dir/report.err") || true
 done
-"$here/recall-table.py" --stock "$stock" --pristine "$pristine" --mainline "$mainline" --out "$out" \
+"$here/recall-table.py" --mainline "$mainline" --out "$out" \
 	--rst "$kit_root/Documentation/cocci-recall.inc" "$@"
 secs=$(($(date +%s) - start))
 echo "| Run time: $secs s on $(nproc) cores (make cocci-recall)." >>"$kit_root/Documentation/cocci-recall.inc"

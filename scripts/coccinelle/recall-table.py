@@ -3,14 +3,13 @@
 """The table of make cocci-recall: the aid's conversion of each file
 mainline converted by hand, next to mainline's own.
 
-For each file of OUT/counted.txt and each TARGET, compares:
-  - the 6.12 file (STOCK, or PRISTINE for the files the series changes),
-  - mainline's file (MAINLINE),
-  - the aid's conversion of the 6.12 file (OUT/TARGET/src).
-The API a conversion uses is read from the lines it adds: the functions
-called with the descriptor as first argument (generic_file_mmap_prepare,
-mmap_action_remap_full, vma_desc_set_flags, daxdev_mapping_supported ...),
-the VMA_*_BIT flags named and the desc->action hooks set. Verdicts:
+For each file of OUT/counted.txt and each TARGET, compares mainline's file
+(MAINLINE) with the aid's conversion of the 6.12 file (OUT/TARGET/src).
+The API a conversion uses is read from the converted hooks' code (see
+hook_api()): the functions called with the descriptor as first argument
+(generic_file_mmap_prepare, mmap_action_remap_full, vma_desc_set_flags,
+daxdev_mapping_supported ...), the VMA_*_BIT flags named and the
+desc->action hooks set. Verdicts:
   same            every .mmap_prepare of mainline's file is set by the aid
                   too, with the same API
   other helpers   converted, the API differs (both printed)
@@ -19,12 +18,11 @@ the VMA_*_BIT flags named and the desc->action hooks set. Verdicts:
 The kit target is compared on "converted or not" only: its 6.12 API names
 the flags differently (desc->vm_flags, VM_*).
 
-Usage: recall-table.py --stock D --pristine D --mainline D --out D
+Usage: recall-table.py --mainline D --out D
                        [--rst FILE] TARGET...
 """
 import argparse
 import datetime
-import difflib
 import os
 import re
 import sys
@@ -44,15 +42,25 @@ def read(path):
         return ""
 
 
-def added_api(before, after):
-    """The API names in the lines AFTER adds to BEFORE."""
+def hook_api(text, others=""):
+    """The API names in the hooks TEXT's file_operations name as
+    .mmap_prepare (through a #define too): the functions called with the
+    descriptor as first argument, the VMA_*_BIT flags, the desc->action
+    hooks; a .mmap_prepare that names a generic_file_*mmap_prepare()
+    directly counts as a call of it. Only the hooks' own code: what else
+    mainline changed in the file since 6.12 does not count."""
     names = set()
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
-        if not line.startswith("+") or line.startswith("+++"):
+    aliases = dict(re.findall(r"^#define\s+(\w+)\s+(\w+)\s*$", text, re.M))
+    for hook in set(PREPARE.findall(text)):
+        hook = aliases.get(hook, hook)
+        if re.fullmatch(r"generic_file_\w*mmap_prepare", hook):
+            names.add(f"{hook}()")
             continue
-        names.update(f"{n}()" for n in DESC_CALL.findall(line) if n not in ("if", "while", "return", "sizeof"))
-        names.update(BIT.findall(line))
-        names.update(f"action.{h}" for h in HOOK.findall(line))
+        for body in re.findall(r"^\w[^;{]*\b" + re.escape(hook) + r"\(struct vm_area_desc \*\w*\)\s*\{(.*?)^\}",
+                               text + "\n" + others, re.M | re.S):
+            names.update(f"{n}()" for n in DESC_CALL.findall(body) if n not in ("if", "while", "return", "sizeof"))
+            names.update(BIT.findall(body))
+            names.update(f"action.{h}" for h in HOOK.findall(body))
     return names
 
 
@@ -70,10 +78,6 @@ def reasons(report_path, path):
 
 
 def compare(opts, target, path):
-    stock_path = os.path.join(opts.pristine, path)
-    if not os.path.exists(stock_path):
-        stock_path = os.path.join(opts.stock, path)
-    stock = read(stock_path)
     ours = read(os.path.join(opts.out, target, "src", path))
     theirs = read(os.path.join(opts.mainline, path))
     want, got = PREPARE.findall(theirs), PREPARE.findall(ours)
@@ -84,7 +88,10 @@ def compare(opts, target, path):
         return "partly", f"{len(got)} of mainline's {len(want)} .mmap_prepare"
     if target != "mainline":
         return "same", ""
-    api_theirs, api_ours = added_api(stock, theirs), added_api(stock, ours)
+    folder = [p for p in read(os.path.join(opts.out, "files.txt")).split()
+              if p != path and os.path.dirname(p) == os.path.dirname(path) and p.endswith(".c")]
+    api_theirs = hook_api(theirs, "\n".join(read(os.path.join(opts.mainline, p)) for p in folder))
+    api_ours = hook_api(ours, "\n".join(read(os.path.join(opts.out, target, "src", p)) for p in folder))
     if api_theirs == api_ours:
         return "same", ", ".join(sorted(api_ours))
     return "other helpers", (f"aid: {', '.join(sorted(api_ours)) or '-'}; "
@@ -115,7 +122,7 @@ def rst_table(rows_by_target, targets):
 
 def main():
     ap = argparse.ArgumentParser()
-    for opt in ("--stock", "--pristine", "--mainline", "--out"):
+    for opt in ("--mainline", "--out"):
         ap.add_argument(opt, required=True)
     ap.add_argument("--rst")
     ap.add_argument("targets", nargs="+")
