@@ -12,6 +12,8 @@ daxdev_mapping_supported ...), the VMA_*_BIT flags named and the
 desc->action hooks set. Verdicts:
   same            every .mmap_prepare of mainline's file is set by the aid
                   too, with the same API
+  same as 6.12    converted, the API differs by what mainline changed
+                  apart from its conversion (REVIEWED: read by a human)
   other helpers   converted, the API differs (both printed)
   partly          the aid set fewer .mmap_prepare than mainline
   not converted   the report's reason (OUT/TARGET/report.txt)
@@ -31,6 +33,14 @@ PREPARE = re.compile(r"\.mmap_prepare\s*=\s*(\w+)")
 DESC_CALL = re.compile(r"\b(\w+)\(\s*desc\s*[,)]")
 BIT = re.compile(r"\bVMA_\w+_BIT\b")
 HOOK = re.compile(r"desc->action\.(\w+_hook)\b")
+# Differences a maintainer read and found to be mainline's own change of
+# behaviour, made apart from its conversion: the aid's hook does what the
+# 6.12 hook did. Keyed by the exact difference, so that any other change of
+# either side shows again as "other helpers".
+REVIEWED = {
+    ("fs/aio.c", "VMA_DONTCOPY_BIT"):
+        "mainline's hook also sets VM_DONTCOPY, which 6.12's did not: a change of behaviour, not of API",
+}
 REPORT = re.compile(r"^(?:\./)?(?P<file>[^:\s]+):\d+(?::[\d-]+)?: (?P<hook>[\w?]+): (?P<verdict>.*)$")
 
 
@@ -94,6 +104,10 @@ def compare(opts, target, path):
     api_ours = hook_api(ours, "\n".join(read(os.path.join(opts.out, target, "src", p)) for p in folder))
     if api_theirs == api_ours:
         return "same", ", ".join(sorted(api_ours))
+    if not api_ours - api_theirs:
+        why = REVIEWED.get((path, ", ".join(sorted(api_theirs - api_ours))))
+        if why:
+            return "same as 6.12", why
     return "other helpers", (f"aid: {', '.join(sorted(api_ours)) or '-'}; "
                              f"mainline: {', '.join(sorted(api_theirs)) or '-'}")
 
