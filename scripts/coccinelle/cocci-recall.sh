@@ -46,18 +46,8 @@ echo ">> $(wc -l <"$out/counted.txt") files set .mmap in 6.12 and .mmap_prepare 
 
 # The files counted, and the files of their folder that define a hook they
 # name without defining it (nfs_file_mmap, ceph_mmap, ...).
-companions() {
-	local f hook d
-	while read -r f; do
-		echo "$f"
-		d=$(dirname "$f")
-		grep -oE '\.mmap\s*=\s*\w+' "$(stock_of "$f")" | sed -E 's/.*=\s*//' | sort -u | while read -r hook; do
-			grep -qE "^\w.*\b$hook\(struct file \*" "$(stock_of "$f")" && continue
-			(cd "$stock" && grep -lE "^\w.*\b$hook\(struct file \*\w*, *struct vm_area_struct" "$d"/*.c "$d"/*.h 2>/dev/null) || true
-		done
-	done <"$out/counted.txt" | sort -u
-}
-companions >"$out/files.txt"
+mapfile -t counted <"$out/counted.txt"
+"$here/mmap-files.py" --flat "$stock" "${counted[@]}" >"$out/files.txt"
 
 for target in "$@"; do
 	case "$target" in

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make cocci-report: run scripts/coccinelle/mmap_prepare.cocci in report mode
 # over every C file of the tree that sets a .mmap (all but tools/, samples/
-# and Documentation/: drivers/, sound/, fs/, kernel/, arch/, net/, ...),
+# and Documentation/: drivers/, sound/, fs/, kernel/, arch/, net/, ...) and
+# the files that define the hooks they name (mmap-files.py),
 # in the kit's 6.12 tree (build/linux, the series applied; the kit target)
 # and in the mainline tree (build/mainline-src; -D mainline), and count the
 # hooks, once each: convertible, or not and why. Every verdict goes to
@@ -20,8 +21,10 @@ report_tree() { # NAME TREE [--mainline]
 	local name=$1 tree=$2
 	shift 2
 	echo ">> $name: ${tree#"$kit_root"/} (report mode, 2 jobs)"
-	(cd "$tree" && grep -rlE '\.mmap\s*=' --include=*.c --exclude-dir=tools --exclude-dir=Documentation --exclude-dir=samples . | sort |
-		xargs -P 2 -n 8 timeout 600 "$here/mmap-prepare.sh" --report "$@" 2>/dev/null) \
+	# A folder a run: a hook defined in one file of it and named in another
+	# is converted across them (mmap-files.py adds the files that define it).
+	(cd "$tree" && "$here/mmap-files.py" . |
+		xargs -P 2 -L 1 timeout 600 "$here/mmap-prepare.sh" --report "$@" 2>/dev/null) \
 		>"$out/report-$name.txt" || true
 	echo "   every hook and its verdict: ${out#"$kit_root"/}/report-$name.txt"
 }

@@ -4,7 +4,8 @@
 
 spatch prints a line per finding, so a hook with several uses it cannot
 express appears several times (and a hook shared by two file_operations
-twice). Here each (file, hook) counts once: convertible, or not converted
+twice), and a hook converted across the files of its folder has a line in
+each. Here each (folder, hook) counts once: convertible, or not converted
 for the reason of its first finding. Prints the counts per tree and, with
 --rst, writes them as a list-table for the docs: the hooks under the
 top-level directories of --dirs (default drivers, sound, fs, kernel), and a
@@ -14,6 +15,7 @@ Usage: report-counts.py [--rst OUT.inc] [--dirs D,D...] NAME=REPORT.txt[:VERSION
 """
 import collections
 import datetime
+import os
 import re
 import sys
 
@@ -27,7 +29,8 @@ def verdicts(path):
             m = LINE.match(text.strip())
             if not m:
                 continue
-            key = (m["file"].lstrip("./"), m["hook"])
+            # A hook converted across files has a line in each: once a folder.
+            key = (os.path.dirname(m["file"].lstrip("./")), m["hook"])
             verdict = m["verdict"]
             if verdict != "convertible":
                 verdict = verdict.removeprefix("not converted: ")
