@@ -38,6 +38,25 @@ fresh identifier fe = f ## "_error";
 +
   int f(...) { ... }
 
+// vm_flags_mod(): the set, then the clear, on the descriptor's vm_flags.
+@mod_kit depends on patch && !bad && !mainline@
+identifier fops.f, hook.filearg, hook.vma, A;
+expression E, E2;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- vm_flags_mod(vma, E, A);
++ desc->vm_flags |= E;
++ desc->vm_flags &= ~A;
+|
+- vm_flags_mod(vma, E, E2);
++ desc->vm_flags |= E;
++ desc->vm_flags &= ~(E2);
+)
+...>
+}
+
 // Flags, the kit's 6.12 form: the descriptor's vm_flags.
 @flags_kit depends on patch && !bad && !mainline@
 identifier fops.f, hook.filearg, hook.vma, A;

@@ -128,6 +128,78 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...>
 }
 
+// Two tests of single named flags joined by &&: one vma_desc_test_all()
+// (zonefs, erofs), before the tests one by one below. In a longer chain,
+// "E && (A) && (B)" is "(E && (A)) && (B)": the last two joined, E kept.
+// (With the isomorphisms of tests and &, the patterns are too many to match.)
+@mjoin depends on patch && !bad && mainline disable bitand_comm, not_int2, not_ptr2, commneq, ptr_to_array@
+identifier fops.f, hook.filearg, hook.vma;
+expression A : script:python () { vm_flag_names(A) is not None and len(vm_flag_names(A)) == 1 };
+expression B : script:python () { vm_flag_names(B) is not None and len(vm_flag_names(B)) == 1 };
+expression E;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<+...
+(
+ (vma@p->vm_flags & A) && (vma->vm_flags & B)
+|
+ E && (vma@p->vm_flags & A) && (vma->vm_flags & B)
+)
+...+>
+}
+
+@script:python mjoin_expr@
+a << mjoin.A;
+b << mjoin.B;
+e;
+@@
+names = vm_flag_names(a) + [n for n in vm_flag_names(b) if n not in vm_flag_names(a)]
+coccinelle.e = cocci.make_expr(desc_test("all", names))
+
+@mjoin_rw depends on patch && !bad && mainline disable bitand_comm, not_int2, not_ptr2, commneq, ptr_to_array@
+identifier fops.f, hook.filearg, hook.vma;
+expression mjoin.A, mjoin.B, E;
+position mjoin.p;
+expression mjoin_expr.e;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+- (vma@p->vm_flags & A) && (vma->vm_flags & B)
++ e
+|
+ E &&
+- (vma@p->vm_flags & A)
++ e
+- && (vma->vm_flags & B)
+)
+...>
+}
+
+// NOMMU's test of a shared mapping, on the descriptor's flags.
+@nommu_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+- is_nommu_shared_mapping(vma->vm_flags)
++ is_nommu_shared_vma_flags(&desc->vma_flags)
+...>
+}
+
+// daxdev_mapping_supported() takes the descriptor and the file's inode.
+@dax_ml depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression D;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+- daxdev_mapping_supported(vma, D)
++ daxdev_mapping_supported(desc, file_inode(filearg), D)
+...>
+}
+
 @mtest depends on patch && !bad && mainline@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
@@ -195,6 +267,37 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 - vm_flags_clear@p(vma, F);
 + vma_desc_clear_flags(desc, bits);
 )
+...>
+}
+
+// vm_flags_mod(): the set, then the clear (as vm_flags_mod() does).
+@mmod depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { vm_flag_names(G) is not None };
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vm_flags_mod@p(vma, F, G); ...+> }
+
+@script:python mmod_bits@
+fl << mmod.F;
+gl << mmod.G;
+sbits;
+cbits;
+@@
+coccinelle.sbits = cocci.make_ident(vma_bits(fl))
+coccinelle.cbits = cocci.make_ident(vma_bits(gl))
+
+@mmod_rw depends on patch && !bad && mainline@
+identifier fops.f, hook.filearg, hook.vma, mmod_bits.sbits, mmod_bits.cbits;
+expression mmod.F, mmod.G;
+position mmod.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+- vm_flags_mod@p(vma, F, G);
++ vma_desc_set_flags(desc, sbits);
++ vma_desc_clear_flags(desc, cbits);
 ...>
 }
 

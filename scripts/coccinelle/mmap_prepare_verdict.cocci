@@ -114,6 +114,69 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...>
 }
 
+// Two tests of named flags joined, "(vm_flags & A) && (vm_flags & B)" (or
+// ||): okflags_ml's disjunction binds one of the two only, so both here.
+// (With the isomorphisms of tests and &, the patterns are too many.)
+@okflags_mljoin depends on mainline disable bitand_comm, not_int2, not_ptr2, commneq, ptr_to_array@
+identifier fops.f, hook.filearg, hook.vma;
+expression A : script:python () { vm_flag_names(A) is not None };
+expression B : script:python () { vm_flag_names(B) is not None };
+binary operator op = {&&, ||};
+position p1, p2;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <... (vma@p1->vm_flags & A) op (vma@p2->vm_flags & B) ...> }
+
+// More truth values of a flags test on mainline: a bool initialized with it
+// (ntfs3's "bool rw = vma->vm_flags & VM_WRITE;"), the test of a ?:; and
+// NOMMU's is_nommu_shared_mapping(vma->vm_flags), which is
+// is_nommu_shared_vma_flags(&desc->vma_flags).
+@okflags_mlmore depends on mainline@
+identifier fops.f, hook.filearg, hook.vma, x;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression E1, E2;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+<...
+(
+ bool x = vma@p->vm_flags & F;
+|
+ const bool x = vma@p->vm_flags & F;
+|
+ vma@p->vm_flags & F ? E1 : E2
+|
+ (vma@p->vm_flags & F) ? E1 : E2
+|
+ is_nommu_shared_mapping(vma@p->vm_flags)
+)
+...>
+}
+
+// vm_flags_mod() of named flags: a set and a clear, on both targets.
+@okflags_mod@
+identifier fops.f, hook.filearg, hook.vma;
+expression F : script:python () { vm_flag_names(F) is not None };
+expression G : script:python () { vm_flag_names(G) is not None };
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <... vm_flags_mod(vma@p, F, G) ...> }
+
+// daxdev_mapping_supported(vma, dax_dev) is daxdev_mapping_supported(desc,
+// file_inode(file), dax_dev) on mainline (the kit's 6.12 has the VMA form
+// only). The inode was the VMA's file's: not where the hook sets vm_file.
+@vmfile_set@
+identifier fops.f, hook.filearg, hook.vma;
+expression E;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... vma->vm_file = E ...+> }
+
+@okdax depends on mainline && !vmfile_set@
+identifier fops.f, hook.filearg, hook.vma;
+expression D;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <... daxdev_mapping_supported(vma@p, D) ...> }
+
 // vma_set_anonymous() has a descriptor form on mainline only.
 @okanon depends on mainline@
 identifier fops.f, hook.filearg, hook.vma;
@@ -239,7 +302,8 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) {
 // converted.
 @bad_use@
 identifier fops.f, hook.filearg, hook.vma;
-position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p};
+position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p,
+                okflags_mljoin.p1, okflags_mljoin.p2, okflags_mlmore.p, okflags_mod.p, okdax.p};
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
@@ -297,16 +361,38 @@ reasons = [
     (r"\bvm_insert_pages?\s*\(|\bvmf_insert_", "vm_insert_page(): no action inserts pages on the kit's API (mainline: map-kernel-pages)"),
     (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
     (r"\b(io_)?remap_pfn_range\s*\(|\bremap_vmalloc_range", "a remap that is partial, not the last statement, or checked afterwards"),
+    (r"^\s*vm_iomap_memory\s*\(.*\);\s*$", "vm_iomap_memory() with its result ignored: as mmap_action_simple_ioremap() a failure would fail the mmap, and what the hook did for the mapping (a reference vm_ops->close drops, ...) belongs in vm_ops->mapped: convert by hand"
+     if target["mainline"] else "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
     (r"\bvm_iomap_memory\s*\(", "vm_iomap_memory() not as the last statement" if target["mainline"]
      else "vm_iomap_memory(): mainline's simple I/O remap only (-D mainline)"),
     (r"\bvma_set_anonymous\s*\(", "vma_set_anonymous(): no descriptor form on the kit's API (-D mainline: vma_desc_set_anonymous())"),
     (r"\bgeneric_file(_readonly)?_mmap\s*\(", "generic_file_mmap() of a file other than the hook's (generic_file_mmap_prepare() maps desc->file)"
      if target["mainline"] else "generic_file_mmap(): mainline's generic_file_mmap_prepare() only (-D mainline)"),
     (r"=\s*vma\s*;", "the VMA is stored"),
+    (r"\bdaxdev_mapping_supported\s*\(", "daxdev_mapping_supported(vma, ...) in a hook that sets vm_file: convert it by hand" if target["mainline"]
+     else "daxdev_mapping_supported(vma, ...): no descriptor form on the kit's 6.12 API (mainline: daxdev_mapping_supported(desc, file_inode(file), dax_dev); -D mainline)"),
+    (r"\bvm_flags_mod\s*\(", "vm_flags_mod() of flags not named VM_* flags (mainline's helpers take bit numbers)"),
     (r"\bvm_flags(_set|_clear)?\b", "flags not named VM_* flags, or used other than in a test (mainline's helpers take bit numbers)"),
     (r"\b(?!(?:if|while|for|switch|return|sizeof)\b)\w+\s*\([^;]*\bvma\b", "the VMA is passed to another function"),
 ]
 why = next((r for pat, r in reasons if re.search(pat, line)), "a use of the VMA with no descriptor form")
+if why == "the VMA is passed to another function":
+    # Name the function: the innermost call still open at the VMA.
+    col = int(p[0].column)
+    opened = []
+    for m in re.finditer(r"\b(\w+)\s*\(|[()]", line[:col]):
+        if m.group(1):
+            opened.append(m.group(1))
+        elif m.group(0) == "(":
+            opened.append(None)
+        elif opened:
+            opened.pop()
+    fn = next((n for n in reversed(opened) if n), None)
+    if fn:
+        here = re.search(r"^\w[^;=]*\b%s\s*\([^;]*$" % re.escape(fn), "\n".join(
+            open(p[0].file, encoding="utf-8", errors="replace").read().splitlines()), re.M)
+        why = "the VMA is passed to %s()%s" % (fn, ", a function of this file: give it a struct vm_area_desc * form first"
+                                               if here else ", which takes the VMA: convert by hand (with its descriptor form, if it has one)")
 key = (p[0].file, f.strip())
 if why.startswith("a remap") and any((key, a) in bad_aliases for a in prot_aliases.get(key, ())):
     why = "the remap's protection is a local set otherwise than to the VMA's protection or pgprot_*() of it"

@@ -22,6 +22,13 @@ import sys
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+)(?::[\d-]+)?: (?P<hook>\w+): (?P<verdict>.*)$")
 
 
+def reason_class(reason):
+    """The reason without what names one hook's code (the function the VMA
+    is passed to, the line spatch left it in): one row per kind."""
+    reason = re.sub(r"^the VMA is passed to \w+\(\).*$", "the VMA is passed to another function", reason)
+    return re.sub(r", first in \".*\"$", "", reason)
+
+
 def verdicts(path):
     hooks = {}
     with open(path, encoding="utf-8", errors="replace") as f:
@@ -33,7 +40,7 @@ def verdicts(path):
             key = (os.path.dirname(m["file"].lstrip("./")), m["hook"])
             verdict = m["verdict"]
             if verdict != "convertible":
-                verdict = verdict.removeprefix("not converted: ")
+                verdict = reason_class(verdict.removeprefix("not converted: "))
             old = hooks.get(key)
             if old is None or verdict == "convertible" or (
                     old[1] != "convertible" and int(m["line"]) < old[0]):

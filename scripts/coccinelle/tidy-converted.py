@@ -19,7 +19,8 @@ not do itself:
   split into a set and a clear) on one line: one statement a line;
 - the bit list of a mainline flags call (vma_desc_set_flags(desc, VMA_A_BIT,
   ...)) is one token to it, so a long list is not wrapped: wrap it at 80
-  columns, aligned after the parenthesis;
+  columns, aligned after the parenthesis; so is a long
+  daxdev_mapping_supported(desc, file_inode(desc->file), dax_dev);
 - a long flags test in an if, "(vma->vm_flags & (A | B)) != (A | B)",
   spread over two lines, had braces around its one statement; its
   mainline form is one line, and checkpatch wants no braces then;
@@ -132,8 +133,20 @@ def wrap_flags_call(m):
     return "\n".join(lines)
 
 
+# mainline's daxdev_mapping_supported(desc, file_inode(desc->file), DEV):
+# past 80 columns, DEV on a line of its own, aligned after the parenthesis.
+DAX_CALL = re.compile(r"^(\t+[^\n]*\bdaxdev_mapping_supported\()(desc, file_inode\(desc->file\),) ([^\n]*)$", re.M)
+
+
+def wrap_dax_call(m):
+    if columns(m.group(0)) <= 80:
+        return m.group(0)
+    col = columns(m.group(1))
+    return m.group(1) + m.group(2) + "\n" + "\t" * (col // 8) + " " * (col % 8) + m.group(3)
+
+
 def wrap_flags_calls(text):
-    new = FLAGS_CALL.sub(wrap_flags_call, text)
+    new = DAX_CALL.sub(wrap_dax_call, FLAGS_CALL.sub(wrap_flags_call, text))
     return new, int(new != text)
 
 

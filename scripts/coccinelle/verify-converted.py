@@ -18,6 +18,8 @@ Usage: verify-converted.py ORIGINAL CONVERTED [ORIGINAL CONVERTED]...
 import re
 import sys
 
+# "#ifndef CONFIG_MMU / return -ENOSYS; / #endif" and code after it.
+DEAD_AFTER_IF = re.compile(r"^#\s*if[^\n]*\n(?:(?!#)[^\n]*\n)*?\s*return\b[^\n]*;\n#\s*endif[^\n]*\n\s*\S", re.M)
 SIGNATURE = re.compile(r"\b(\w+)\(\s*struct file \*(\w+),\s*struct vm_area_struct \*(\w+)\)\s*\{")
 
 
@@ -52,8 +54,14 @@ def verify(original_path, converted_path):
                 if re.search(r"(?<![\w.>])" + re.escape(name) + r"\b", code_only(code))}
         if left:
             bad += 1
+            names = "|".join(re.escape(name) for name in left)
+            first = next((line.strip() for line in code_only(code).splitlines()
+                          if re.search(r"(?<![\w.>])(?:" + names + r")\b", line)), "")
+            # spatch reads code after an unconditional return as dead.
+            why = ("code after a return under #if is dead to spatch: put it under #else" if DEAD_AFTER_IF.search(code)
+                   else "an #ifdef branch or a macro?")
             print(f"{converted_path}: {hook}: not converted: part of it was not parsed by spatch"
-                  f" (an #ifdef branch or a macro?): '{', '.join(sorted(left))}' was left in it")
+                  f" ({why}): '{', '.join(sorted(left))}' was left in it, first in \"{first}\"")
         elif macro := re.search(r"^[ \t]*#[ \t]*define[ \t]+" + re.escape(hook) + r"\b[ \t]*(\S*)", converted, re.M):
             bad += 1
             print(f"{converted_path}: {hook}: not converted: the file also #defines {hook} as {macro.group(1) or 'nothing'}"
