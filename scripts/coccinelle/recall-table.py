@@ -40,6 +40,9 @@ HOOK = re.compile(r"desc->action\.(\w+_hook)\b")
 REVIEWED = {
     ("fs/aio.c", "VMA_DONTCOPY_BIT"):
         "mainline's hook also sets VM_DONTCOPY, which 6.12's did not: a change of behaviour, not of API",
+    ("fs/ntfs3/file.c", "vma_desc_size()"):
+        "6.12 wrote from + vma->vm_end - vma->vm_start, (from + end) - start: the aid keeps that"
+        " (desc->end - desc->start); mainline rewrote it as from + vma_desc_size(desc)",
 }
 REPORT = re.compile(r"^(?:\./)?(?P<file>[^:\s]+):\d+(?::[\d-]+)?: (?P<hook>[\w?]+): (?P<verdict>.*)$")
 
@@ -66,7 +69,7 @@ def hook_api(text, others=""):
         if re.fullmatch(r"generic_file_\w*mmap_prepare", hook):
             names.add(f"{hook}()")
             continue
-        for body in re.findall(r"^\w[^;{]*\b" + re.escape(hook) + r"\(struct vm_area_desc \*\w*\)\s*\{(.*?)^\}",
+        for body in re.findall(r"^\w[^;{]*\b" + re.escape(hook) + r"\(\s*struct vm_area_desc\s*\*\s*\w*\)\s*\{(.*?)^\}",
                                text + "\n" + others, re.M | re.S):
             names.update(f"{n}()" for n in DESC_CALL.findall(body) if n not in ("if", "while", "return", "sizeof"))
             names.update(BIT.findall(body))
