@@ -41,4 +41,6 @@ else
 	echo ">> mainline: skipped: ${why:-no mainline source in build/mainline-src}"
 fi
 "$here/report-counts.py" --rst "$kit_root/Documentation/cocci-report.inc" "${trees[@]}"
-echo ">> make cocci-report: $(($(date +%s) - start)) s; the table is in Documentation/cocci-report.inc"
+secs=$(($(date +%s) - start))
+echo "| Run time: $secs s on $(nproc) cores (make cocci-report)." >>"$kit_root/Documentation/cocci-report.inc"
+echo ">> make cocci-report: $secs s; the table is in Documentation/cocci-report.inc"
