@@ -102,6 +102,8 @@ prepare_tree() { # NAME TREE
 	# only slow the compiler down here. HYPERV_VTL_MODE makes a kernel that
 	# runs only in Hyper-V's VTL2; allmodconfig turns it on, which hides the
 	# root-partition driver (MSHV_ROOT): off, as in a distribution's kernel.
+	# Given to allmodconfig itself (KCONFIG_ALLCONFIG), so that what they
+	# make visible is set to m or y too, not to its default.
 	local args=(-e COMPILE_TEST -e WERROR -d KASAN -d UBSAN -d KCSAN -d KCOV -d GCOV_KERNEL -d KMSAN
 		-d DEBUG_INFO -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 -d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE
 		-d GCC_PLUGINS -d RUST -d MODULE_SIG -d HYPERV_VTL_MODE)
@@ -118,10 +120,17 @@ prepare_tree() { # NAME TREE
 	echo ">> $name: configuring build/${obj#"$build"/}: allmodconfig without sanitizers and debug info, WERROR"
 	rm -f "$obj/.kit-prepared"
 	mkdir -p "$obj"
-	make -s -C "$shadow" O="$obj" allmodconfig >/dev/null
-	"$shadow/scripts/config" --file "$obj/.config" "${args[@]}"
-	# A changed symbol can make new choices visible: settle them twice.
-	make -s -C "$shadow" O="$obj" olddefconfig >/dev/null
+	local fixed="$proof/$name/allmod.config" i
+	: >"$fixed"
+	for ((i = 0; i < ${#args[@]}; i += 2)); do
+		if [ "${args[i]}" = -e ]; then
+			echo "CONFIG_${args[i + 1]}=y"
+		else
+			echo "# CONFIG_${args[i + 1]} is not set"
+		fi >>"$fixed"
+	done
+	make -s -C "$shadow" O="$obj" KCONFIG_ALLCONFIG="$fixed" allmodconfig >/dev/null
+	# What allmodconfig could not set as asked (a dependency) is settled here.
 	"$shadow/scripts/config" --file "$obj/.config" "${args[@]}"
 	make -s -C "$shadow" O="$obj" olddefconfig >/dev/null
 	echo ">> $name: make prepare (nice 10, -j$jobs; minutes the first time)"
@@ -131,7 +140,7 @@ prepare_tree() { # NAME TREE
 		{ echo "error: make prepare failed in build/${obj#"$build"/}; see build/cocci-proof/$name/prepare.log" >&2; return 1; }
 	echo "$stamp" >"$obj/.kit-config"
 	touch "$obj/.kit-prepared"
-	prepare_note="configured and prepared again"
+	prepare_note="configured and prepared again; from nothing: $(cat "$obj/.kit-prepare-seconds" 2>/dev/null || echo '?') s"
 	if [ "$fresh" = 1 ]; then
 		echo $(($(date +%s) - t0)) >"$obj/.kit-prepare-seconds"
 		prepare_note="made from nothing"
