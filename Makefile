@@ -206,7 +206,7 @@ check-sanitizers: kernel-source checker ## every stage, the fail-nth sweeps and 
 record-sanitizers: kernel checker ## build time and guest time of the sanitizer profile against make check's kernel, side by side; writes Documentation/sanitizers-cost.inc
 	@scripts/dev/record-sanitizers.sh
 
-cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it
+cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets), build it, run stage 2's checks on it; the whole-tree proof on a sample (proof-sample.txt)
 	@scripts/coccinelle/cocci.sh $(KSRC) $(KOBJ) $(CHECKER)
 
 cocci-tests: ## the conversion aid's test cases (scripts/coccinelle/tests/): each .c converted as its .res, report and patch mode agree, both targets
@@ -221,7 +221,7 @@ cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12
 cocci-recall: kernel-source kernel-mainline ## the aid on the 6.12 versions of the files mainline converted by hand, against mainline's own conversion; writes Documentation/cocci-recall.inc
 	@scripts/coccinelle/cocci-recall.sh
 
-cocci-proof: cocci-report ## apply the semantic patch to every real driver the report calls convertible; build each (-Werror) and checkpatch it
+cocci-proof: kernel-source kernel-mainline ## whole-tree proof: patch mode over every .mmap file of both trees (one run each), every changed file compiled before and after in allmodconfig, report = patch; writes Documentation/cocci-proof.inc
 	@scripts/coccinelle/cocci-proof.sh
 
 bench: kernel checker ## the performance lab: legacy remap, fault-per-page and remap action side by side in one guest (mainline too, if built); BENCH=short: make check's guard

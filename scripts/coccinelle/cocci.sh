@@ -5,6 +5,10 @@
 # and pass stage 2's checks unchanged in a guest of its kernel: the kit's
 # 6.12 kernel for the default target, the mainline kernel for -D mainline
 # (skipped, with the reason, when that kernel is unavailable).
+# Then make cocci-proof in small: the real files of
+# scripts/coccinelle/proof-sample.txt converted in one run per target, each
+# converted or left untouched as listed there, and each changed one
+# compiled before and after against that target's kernel.
 # Writes build/logs/cocci.result for the summary of make check; with
 # --target mainline only that target (build/logs/cocci-mainline.result), with
 # --target kit all but that target (make check runs the kit part while the
@@ -166,6 +170,28 @@ check_conversion() { # TARGET VARIANT ERRNO
 		"$(echo "$boot" | grep -E '^not ok')"
 }
 
+# make cocci-proof in small (scripts/coccinelle/proof-sample.sh): the real
+# files of proof-sample.txt converted in one run, each converted or left
+# untouched as listed, every changed one compiled before and after against
+# the target's kernel.
+# shellcheck source=scripts/coccinelle/proof-sample.sh
+. "$here/proof-sample.sh"
+sample() { # TARGET
+	local t0 tree=$src kernel=$kobj why=""
+	t0=$(date +%s)
+	if [ "$1" = mainline ]; then
+		tree="$kit_root/build/mainline-src" kernel="$kit_root/build/kernel-mainline"
+		if [ ! -d "$tree/mm" ]; then
+			skip "proof sample, mainline: the files of scripts/coccinelle/proof-sample.txt" \
+				"$(cat "$kit_root/build/mainline-unavailable" 2>/dev/null || echo 'no mainline source in build/mainline-src')"
+			return
+		fi
+		why=$(kit_mainline_unavailable)
+	fi
+	proof_sample "$1" "$tree" "$kernel" "$why"
+	echo "# proof sample, $1: $(($(date +%s) - t0)) s"
+}
+
 for target in "${targets[@]}"; do
 	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 	check_conversion "$target" errno EAGAIN
@@ -182,6 +208,7 @@ for target in "${targets[@]}"; do
 		passed=$((passed + $(grep -c '^ok ' <<<"$own"))) failed=$((failed + $(grep -c '^not ok ' <<<"$own")))
 		n=$((n + $(grep -cE '^(not )?ok ' <<<"$own")))
 	fi
+	sample "$target"
 done
 
 # Debian 13's Coccinelle 1.3 prints the additions differently from Debian
