@@ -44,10 +44,11 @@ proof="$build/cocci-proof"
 jobs=2
 [ $# -gt 0 ] || set -- kit mainline
 
-# The files patch mode is run over: make cocci-report's set.
+# The files patch mode is run over: make cocci-report's set, the C files
+# that set a .mmap and the files of their folders that define or declare
+# the hooks they name (mmap-files.py).
 mmap_files() { # TREE
-	(cd "$1" && grep -rlE '\.mmap\s*=' --include=*.c --exclude-dir=tools --exclude-dir=Documentation \
-		--exclude-dir=samples . | sed 's#^\./##' | sort)
+	"$here/mmap-files.py" --flat "$1"
 }
 
 # Record and print how long a step took.
@@ -205,7 +206,7 @@ prove_tree() { # NAME TREE [--mainline]
 
 	# 1. The conversion, and report mode beside it.
 	step_start
-	echo ">> $name: patch mode over copies of the ${#files[@]} C files that set a .mmap, in one run;" \
+	echo ">> $name: patch mode over copies of the ${#files[@]} files (the C files that set a .mmap, and the files that define their hooks), in one run;" \
 		"report mode over the same files beside it"
 	local copies="$dir/converted"
 	rm -rf "$copies" "$dir/diffs" && mkdir -p "$copies" "$dir/diffs"

@@ -53,7 +53,7 @@ def main():
         return f"**no**: {s['report mismatch']} pairs differ"
 
     table = [
-        ("C files that set a .mmap: patch mode's input, one run", lambda s, t: s["input"]),
+        ("C files that set a .mmap, and the files of their folders that define their hooks: patch mode's input, one run", lambda s, t: s["input"]),
         ("files patch mode changed", lambda s, t: both(s)),
         ("compiled before and after", lambda s, t: s["both"]),
         ("**regressions**: compiled before, not after", lambda s, t: s["regressions"]),
