@@ -21,10 +21,11 @@ report_tree() { # NAME TREE [--mainline]
 	local name=$1 tree=$2
 	shift 2
 	echo ">> $name: ${tree#"$kit_root"/} (report mode, 2 jobs)"
-	# A folder a run: a hook defined in one file of it and named in another
-	# is converted across them (mmap-files.py adds the files that define it).
+	# Six folders a run, whole: a hook defined in one file of a folder and
+	# named in another is converted across them (mmap-files.py adds the
+	# files that define it; mmap-prepare.sh groups them).
 	(cd "$tree" && "$here/mmap-files.py" . |
-		xargs -P 2 -L 1 timeout 600 "$here/mmap-prepare.sh" --report "$@" 2>/dev/null) \
+		xargs -P 2 -L 6 timeout 900 "$here/mmap-prepare.sh" --report "$@" 2>/dev/null) \
 		>"$out/report-$name.txt" || true
 	echo "   every hook and its verdict: ${out#"$kit_root"/}/report-$name.txt"
 }
