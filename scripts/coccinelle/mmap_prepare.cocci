@@ -13,7 +13,11 @@
 /// A hook is converted only when nothing in it is left: any other use of
 /// the VMA (passed to another function, stored, vm_insert_page(),
 /// dma_mmap_*(), a partial remap, an error translated after the remap, ...)
-/// makes the whole file untouched, and report mode says where.
+/// makes the whole file untouched, and report mode says where. But for one:
+/// the VMA passed to a static int function of the file that only that hook
+/// calls, with its own VMA, and that uses its VMA only as a hook may (no
+/// remap): that helper becomes F_prepare(..., struct vm_area_desc *desc, ...)
+/// with the hook (kernel/relay.c's relay_mmap_buf()), or neither changes.
 ///
 /// The semantic patch is five files, which scripts/coccinelle/mmap-prepare.sh
 /// joins in this order (run it, not spatch on one file):
@@ -103,6 +107,42 @@ bad_aliases = set()
 # (file, line) of a generic_file_mmap() whose failure undoes the hook's
 # earlier work: the function that undoes it (gen_undo, report mode).
 generic_undo = {}
+
+
+# Static helpers of the file that a hook hands its VMA to (see
+# mmap_prepare_verdict.cocci): per (file, name), the calls (hook, index of
+# the VMA among the arguments, line, column), the definition (index of its
+# VMA parameter, line, column; None when not convertible), every place
+# that names it, whether it uses the VMA otherwise; and the hooks converted.
+helper_calls = {}
+helper_defs = {}
+helper_refs = {}
+helper_bad_uses = set()
+converted_hooks = set()
+
+
+def params_count(ps):
+    """The number of parameters of a parameter list's text."""
+    if not ps.strip():
+        return 0
+    depth, n = 0, 1
+    for c in ps:
+        depth += {"(": 1, ")": -1}.get(c, 0)
+        n += c == "," and depth == 0
+    return n
+
+
+def helper_ok(file, h):
+    """True when the helper H of FILE can go with the one hook that calls it."""
+    key = (file, h.strip())
+    d = helper_defs.get(key)
+    calls = helper_calls.get(key, set())
+    if not d or not calls or key in helper_bad_uses:
+        return False
+    if len({c[0] for c in calls}) != 1 or any(c[1] != d[0] for c in calls):
+        return False
+    allowed = {(c[2], c[3]) for c in calls} | {(d[1], d[2])}
+    return helper_refs.get(key, set()) <= allowed
 
 
 def hook_key(hp, f):

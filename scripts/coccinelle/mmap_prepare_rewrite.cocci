@@ -184,3 +184,150 @@ symbol generic_file_mmap, generic_file_readonly_mmap;
 - #define f generic_file_readonly_mmap
 + #define fp generic_file_readonly_mmap_prepare
 )
+
+// (After the hook's rewrites: a rule that matches the hook as a function
+// of this file before its signature is converted keeps that from being
+// converted where spatch finds dead code, drivers/char/mem.c's mmap_zero().)
+// A static helper the hook hands its VMA to (mmap_prepare_verdict.cocci):
+// renamed F_prepare, its VMA the descriptor, with the hook that calls it.
+@hdef depends on patch@
+identifier h, v;
+parameter list ps1, ps2;
+position hd;
+@@
+static int h@hd(ps1, struct vm_area_struct *v, ps2) { ... }
+
+@script:python hsel@
+h << hdef.h;
+v << hdef.v;
+hd << hdef.hd;
+hn;
+hv;
+@@
+key = (hd[0].file, h.strip())
+if helper_ok(hd[0].file, h) and any((hd[0].file, c[0]) in converted_hooks for c in helper_calls[key]):
+    coccinelle.hn = cocci.make_ident(h.strip() + "_prepare")
+    coccinelle.hv = cocci.make_ident(v.strip())
+else:
+    cocci.include_match(False)
+
+@hcall depends on patch && !bad@
+identifier hook.vma, sig.fp, hdef.h, hsel.hn;
+expression list es1, es2;
+symbol desc;
+@@
+fp(struct vm_area_desc *desc) {
+<...
+- h(es1, vma, es2)
++ hn(es1, desc, es2)
+...>
+}
+
+@hflags_kit depends on patch && !mainline@
+identifier hdef.h, hsel.hv, A;
+parameter list hdef.ps1, hdef.ps2;
+expression E;
+@@
+h(ps1, struct vm_area_struct *hv, ps2) {
+<...
+(
+- vm_flags_set(hv, E);
++ desc->vm_flags |= E;
+|
+- vm_flags_clear(hv, A);
++ desc->vm_flags &= ~A;
+|
+- vm_flags_clear(hv, E);
++ desc->vm_flags &= ~(E);
+|
+- hv->vm_flags
++ desc->vm_flags
+)
+...>
+}
+
+@hflags_ml depends on patch && mainline@
+identifier hdef.h, hsel.hv;
+parameter list hdef.ps1, hdef.ps2;
+expression F : script:python () { vm_flag_names(F) is not None };
+position p;
+@@
+h(ps1, struct vm_area_struct *hv, ps2) {
+<+...
+(
+ vm_flags_set@p(hv, F);
+|
+ vm_flags_clear@p(hv, F);
+)
+...+>
+}
+
+@script:python hflags_ml_bits@
+fl << hflags_ml.F;
+bits;
+@@
+coccinelle.bits = cocci.make_ident(vma_bits(fl))
+
+@hflags_ml_rw depends on patch && mainline@
+identifier hdef.h, hsel.hv, hflags_ml_bits.bits;
+parameter list hdef.ps1, hdef.ps2;
+expression hflags_ml.F;
+position hflags_ml.p;
+@@
+h(ps1, struct vm_area_struct *hv, ps2) {
+<...
+(
+- vm_flags_set@p(hv, F);
++ vma_desc_set_flags(desc, bits);
+|
+- vm_flags_clear@p(hv, F);
++ vma_desc_clear_flags(desc, bits);
+)
+...>
+}
+
+@hfields depends on patch@
+identifier hdef.h, hsel.hv;
+parameter list hdef.ps1, hdef.ps2;
+@@
+h(ps1, struct vm_area_struct *hv, ps2) {
+<...
+(
+- hv->vm_end - hv->vm_start
++ vma_desc_size(desc)
+|
+- vma_pages(hv)
++ vma_desc_pages(desc)
+|
+- hv->vm_pgoff
++ desc->pgoff
+|
+- hv->vm_page_prot
++ desc->page_prot
+|
+- hv->vm_ops
++ desc->vm_ops
+|
+- hv->vm_private_data
++ desc->private_data
+|
+- hv->vm_file
++ desc->vm_file
+|
+- hv->vm_start
++ desc->start
+|
+- hv->vm_end
++ desc->end
+)
+...>
+}
+
+@hsig depends on patch@
+identifier hdef.h, hdef.v, hsel.hn;
+parameter list hdef.ps1, hdef.ps2;
+@@
+static int
+- h(ps1, struct vm_area_struct *v, ps2)
++ hn(ps1, struct vm_area_desc *desc, ps2)
+ { ... }

@@ -298,12 +298,142 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) {
  return 0;
 }
 
+// A static function of this file that the hook hands its VMA to
+// ("return relay_mmap_buf(buf, vma);"): converted with the hook, as
+// F_prepare(..., struct vm_area_desc *desc, ...), when it takes exactly one
+// VMA, returns int, is named nowhere else than in calls of one hook that
+// pass that hook's own VMA, and uses the VMA only in ways that have a
+// descriptor form here (its fields, named flags set or cleared; on the
+// kit's API any use of the flags; no remap). Else the hook stays, with its
+// reason: "the VMA is passed to F()". All or nothing: the helper goes only
+// with a hook that is converted (hsel below).
+@helper_call@
+identifier fops.f, hook.filearg, hook.vma, h;
+expression list[n] es1;
+expression list es2;
+position pc;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { <+... h@pc(es1, vma, es2) ...+> }
+
+@helper_def@
+identifier helper_call.h, v;
+parameter list ps1, ps2;
+position hd;
+@@
+static int h@hd(ps1, struct vm_area_struct *v, ps2) { ... }
+
+@helper_any@
+identifier helper_call.h;
+position r;
+@@
+h@r
+
+@helper_okpos@
+identifier helper_call.h, helper_def.v;
+parameter list helper_def.ps1, helper_def.ps2;
+expression F : script:python () { vm_flag_names(F) is not None };
+position p;
+@@
+h(ps1, struct vm_area_struct *v, ps2) {
+<...
+(
+ v@p->vm_end
+|
+ v@p->vm_start
+|
+ v@p->vm_pgoff
+|
+ v@p->vm_page_prot
+|
+ v@p->vm_ops
+|
+ v@p->vm_private_data
+|
+ v@p->vm_file
+|
+ vma_pages(v@p)
+|
+ vm_flags_set(v@p, F)
+|
+ vm_flags_clear(v@p, F)
+)
+...>
+}
+
+@helper_okflags depends on !mainline@
+identifier helper_call.h, helper_def.v;
+parameter list helper_def.ps1, helper_def.ps2;
+expression E;
+position p;
+@@
+h(ps1, struct vm_area_struct *v, ps2) {
+<...
+(
+ v@p->vm_flags
+|
+ vm_flags_set(v@p, E)
+|
+ vm_flags_clear(v@p, E)
+)
+...>
+}
+
+@helper_bad@
+identifier helper_call.h, helper_def.v;
+parameter list helper_def.ps1, helper_def.ps2;
+position p != {helper_okpos.p, helper_okflags.p};
+@@
+h(ps1, struct vm_area_struct *v, ps2) { <+... v@p ...+> }
+
+@script:python helper_seen_call@
+f << fops.f;
+h << helper_call.h;
+n << helper_call.n;
+pc << helper_call.pc;
+@@
+helper_calls.setdefault((pc[0].file, h.strip()), set()).add((f.strip(), int(n), pc[0].line, pc[0].column))
+
+@script:python helper_seen_def@
+h << helper_call.h;
+ps1 << helper_def.ps1;
+ps2 << helper_def.ps2;
+hd << helper_def.hd;
+@@
+key = (hd[0].file, h.strip())
+if key in helper_defs or "vm_area_struct" in str(ps1) + str(ps2):
+    helper_defs[key] = None
+else:
+    helper_defs[key] = (params_count(str(ps1)), hd[0].line, hd[0].column)
+
+@script:python helper_seen_ref@
+h << helper_call.h;
+r << helper_any.r;
+@@
+helper_refs.setdefault((r[0].file, h.strip()), set()).add((r[0].line, r[0].column))
+
+@script:python helper_seen_bad@
+h << helper_call.h;
+p << helper_bad.p;
+@@
+helper_bad_uses.add((p[0].file, h.strip()))
+
+// The hook's calls of such a helper, when it can go with the hook.
+@helper_pass@
+identifier fops.f, hook.filearg, hook.vma;
+position hook.hp;
+identifier h : script:python (hp) { helper_ok(hp[0].file, h) };
+expression list es1, es2;
+position p;
+@@
+f@hp(struct file *filearg, struct vm_area_struct *vma) { <... h(es1, vma@p, es2) ...> }
+
 // Any other use of the VMA (a partial remap included): the hook is not
 // converted.
 @bad_use@
 identifier fops.f, hook.filearg, hook.vma;
 position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p,
-                okflags_mljoin.p1, okflags_mljoin.p2, okflags_mlmore.p, okflags_mod.p, okdax.p};
+                okflags_mljoin.p1, okflags_mljoin.p2, okflags_mlmore.p, okflags_mod.p, okdax.p,
+                helper_pass.p};
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
 
@@ -340,6 +470,13 @@ f@p
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { ... }
+
+// The hooks converted: a helper goes only with its hook (hsel).
+@script:python hook_converted depends on !bad@
+f << fops.f;
+hp << hook.hp;
+@@
+converted_hooks.add(hook_key(hp, f))
 
 @script:python report_called depends on report && hook && !bad_use && called@
 f << fops.f;

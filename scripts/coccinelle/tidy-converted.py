@@ -41,24 +41,29 @@ DESC = " * @desc: the mapping to be created, described before the VMA exists\n"
 
 def fix(text):
     changed = 0
-    for m in re.finditer(r"\b(\w+)_prepare\(struct vm_area_desc \*desc\)", text):
+    # A hook, F_prepare(struct vm_area_desc *desc), or a static helper
+    # converted with it, F_prepare(..., struct vm_area_desc *desc): for a
+    # helper only @vma goes (a parameter called file is its own).
+    for m in re.finditer(r"\b(\w+)_prepare\(((?:[^(){};]*,\s*)?)struct vm_area_desc \*desc\)", text):
         old = m.group(1)
-        # kernel-doc's "F() - ..." or "F - ...".
-        head = re.compile(r"/\*\*\n \* " + re.escape(old) + r"(\(\))?(?=\s)(.*?)\*/\n(?=[^\n]*\b"
+        dropped = "vma" if m.group(2) else "file|vma"
+        # kernel-doc's "F() - ...", "F - ..." or "F: - ..." (relay.c).
+        head = re.compile(r"/\*\*\n \*([ \t])" + re.escape(old) + r"(\(\))?(?=[\s:])(.*?)\*/\n(?=[^\n]*\b"
                           + re.escape(old) + r"_prepare\()", re.S)
         doc = head.search(text)
         if not doc:
             continue
         block = doc.group(0)
-        parens = doc.group(1) or ""
-        new = block.replace(" * " + old + parens, " * " + old + "_prepare" + parens, 1)
+        lead = " *" + doc.group(1)
+        parens = doc.group(2) or ""
+        new = block.replace(lead + old + parens, lead + old + "_prepare" + parens, 1)
         # Drop @file and @vma with their continuation lines; @desc instead.
         lines, out, skipping, placed = new.splitlines(keepends=True), [], False, False
         for line in lines:
-            if re.match(r" \* @(file|vma):", line):
+            if re.match(r" \*[ \t]@(%s):" % dropped, line):
                 skipping = True
                 if not placed:
-                    out.append(DESC)
+                    out.append(DESC.replace(" * ", lead, 1))
                     placed = True
                 continue
             if skipping and re.match(r" \*\s{2,}\S", line):

@@ -6,7 +6,8 @@ became F_prepare(struct vm_area_desc *desc) must no longer name FILE or VMA
 in its body (other than as a field, desc->file, or as the type
 "struct file" when the argument was called file). spatch skips code it cannot
 parse, often a branch under #ifdef, and leaves it as it was: this catches
-what it left behind. It also refuses a hook whose old name the file
+what it left behind, and so for a static helper converted with its hook
+(F(..., struct vm_area_struct *VMA, ...) become F_prepare(..., desc, ...)). It also refuses a hook whose old name the file
 still #defines (to generic_file_mmap under #else, say), and a hook in
 which a branch was left empty (see tidy-converted.py: an emptied if whose
 test may have side effects).
@@ -23,8 +24,12 @@ DEAD_AFTER_IF = re.compile(r"^#\s*if[^\n]*\n(?:(?!#)[^\n]*\n)*?\s*return\b[^\n]*
 SIGNATURE = re.compile(r"\b(\w+)\(\s*struct file \*(\w+),\s*struct vm_area_struct \*(\w+)\)\s*\{")
 
 
-def body(text, name):
-    m = re.search(r"\b" + re.escape(name) + r"\(struct vm_area_desc \*desc\)\s*\{", text)
+# A static helper converted with its hook: F_prepare(..., struct vm_area_desc *desc, ...).
+HELPER = re.compile(r"\bstatic\s+(?:inline\s+)?int\s+(\w+)\(([^;(){}]*?)struct vm_area_struct \*(\w+)[^;(){}]*\)\s*\{")
+
+
+def body(text, name, params=r""):
+    m = re.search(r"\b" + re.escape(name) + r"\(" + params + r"struct vm_area_desc \*desc\b[^;(){}]*\)\s*\{", text)
     if not m:
         return None
     depth, i = 1, m.end()
@@ -70,6 +75,12 @@ def verify(original_path, converted_path):
             bad += 1
             print(f"{converted_path}: {hook}: not converted: a branch that only copied the VMA's protection"
                   " is empty once the copy goes, and its test may have side effects: rewrite that branch by hand")
+    for helper, before, vma_arg in HELPER.findall(original):
+        code = body(converted, helper + "_prepare", r"(?:[^;(){}]*,\s*)?" if before.strip() else r"")
+        if code is not None and re.search(r"(?<![\w.>])" + re.escape(vma_arg) + r"\b", code_only(code)):
+            bad += 1
+            print(f"{converted_path}: {helper}: not converted: part of it was not parsed by spatch"
+                  f" (an #ifdef branch or a macro?): '{vma_arg}' was left in it")
     return bad
 
 

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A hook that hands its VMA to a static helper of the file that takes the
+ * VMA alone: converted with it (report mode lists the hook only).
+ */
+#include <linux/fs.h>
+#include <linux/mm.h>
+
+struct demo_buf {
+	unsigned long size;
+};
+
+static const struct vm_operations_struct demo_vm_ops;
+
+/**
+ * demo_mmap_buf - map a buffer
+ * @buf: the buffer
+ * @vma: the VMA to map it in
+ */
+static int demo_mmap_buf(struct vm_area_struct *vma)
+{
+	struct demo_buf *buf = NULL;
+
+	unsigned long length = vma->vm_end - vma->vm_start;
+
+	if (!buf)
+		return -EBADF;
+	if (length != buf->size)
+		return -EINVAL;
+	vma->vm_ops = &demo_vm_ops;
+	vm_flags_set(vma, VM_DONTEXPAND);
+	vma->vm_private_data = buf;
+	return 0;
+}
+
+static int demo_mmap(struct file *filp, struct vm_area_struct *vma)
+{
+	struct demo_buf *buf = filp->private_data;
+
+	return buf ? demo_mmap_buf(vma) : -EINVAL;
+}
+
+static const struct file_operations demo_fops = {
+	.owner		= THIS_MODULE,
+	.mmap		= demo_mmap,
+};
