@@ -173,7 +173,7 @@ hooks_of() {
 			sed -E 's/^\.mmap_prepare\s*=\s*//; s/^EXPORT_SYMBOL(_GPL)?\(//; s/_prepare\b.*//'
 	} | sort -u || true
 }
-declare -A converted=() reported=() missing=() group_of=() first=() why=()
+declare -A converted=() reported=() missing=() group_of=() first=() why=() fops_hook=()
 for f; do
 	trial=${trials[${index[$f]}]}
 	for h in $(comm -13 <(hooks_of "$f") <(hooks_of "$trial")); do
@@ -207,9 +207,10 @@ while IFS= read -r line; do
 			# verify-converted.py's reason, when it gave one
 			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
 			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
-		elif [ "$verdict" = "not converted: its definition was not found or not parsed in this file" ] &&
-			[ -n "${missing[$f:$h]:-}" ]; then
-			line="$f:$at: $h: not converted: ${missing[$f:$h]}"
+		elif [ "$verdict" = "not converted: its definition was not found or not parsed in this file" ]; then
+			# a file_operations hook (spatch looks at no other .mmap)
+			fops_hook[$h]=1
+			[ -z "${missing[$f:$h]:-}" ] || line="$f:$at: $h: not converted: ${missing[$f:$h]}"
 		fi
 		reported[$f:$h]=1
 		# The reason of a hook shared by files, for its other files.
@@ -227,7 +228,8 @@ for key in ${links[@]+"${links[@]}"}; do
 	if [ -n "${converted[$key]:-}" ]; then
 		echo "$f:${first[$key]}: $h: convertible"
 	elif [ -n "${missing[$key]:-}" ]; then
-		echo "$f:${first[$key]}: $h: not converted: ${missing[$key]}"
+		# Not the .mmap of another structure (dma_map_ops, ...).
+		[ -z "${fops_hook[$h]:-}" ] || echo "$f:${first[$key]}: $h: not converted: ${missing[$key]}"
 	else
 		reason=${why[${group_of[$key]}:$h]:-not converted: its definition was not found or not parsed}
 		# (converted elsewhere, and only named in a comment here: no line)
