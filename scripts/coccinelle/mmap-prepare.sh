@@ -38,8 +38,8 @@ trap 'rm -rf "$tmp"' EXIT
 # The semantic patch, joined from its parts (mmap_prepare.cocci says which
 # does what): the target's own rewrites between the verdict and the shared
 # rewrites.
-cat "$here/mmap_prepare.cocci" "$here/mmap_prepare_verdict.cocci" "$here/mmap_prepare_$target.cocci" \
-	"$here/mmap_prepare_rewrite.cocci" >"$tmp/mmap_prepare.cocci"
+cat "$here/mmap_prepare.cocci" "$here/mmap_prepare_uses.cocci" "$here/mmap_prepare_verdict.cocci" \
+	"$here/mmap_prepare_$target.cocci" "$here/mmap_prepare_rewrite.cocci" >"$tmp/mmap_prepare.cocci"
 cocci=(spatch --very-quiet --no-includes --no-scanner --sp-file "$tmp/mmap_prepare.cocci" "${defines[@]}")
 
 # spatch with the semantic patch; a spatch that cannot load Python (its

@@ -19,12 +19,14 @@
 /// remap): that helper becomes F_prepare(..., struct vm_area_desc *desc, ...)
 /// with the hook (kernel/relay.c's relay_mmap_buf()), or neither changes.
 ///
-/// The semantic patch is five files, which scripts/coccinelle/mmap-prepare.sh
+/// The semantic patch is six files, which scripts/coccinelle/mmap-prepare.sh
 /// joins in this order (run it, not spatch on one file):
 ///  - mmap_prepare.cocci (this one): the hook and the facts about it (the
 ///    names of the VMA's size and protection);
-///  - mmap_prepare_verdict.cocci: every use of the VMA that has a form on the
-///    target; any other is "bad"; report mode's verdicts;
+///  - mmap_prepare_uses.cocci: every use of the VMA that has a form on the
+///    target;
+///  - mmap_prepare_verdict.cocci: the static helper taken with its hook; any
+///    other use is "bad"; report mode's verdicts;
 ///  - mmap_prepare_kit.cocci or mmap_prepare_mainline.cocci: the rewrites
 ///    that differ by target (the errno of a failed remap, the flags, and
 ///    mainline's generic_file_mmap(), vm_iomap_memory(),
