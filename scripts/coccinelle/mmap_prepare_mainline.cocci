@@ -32,10 +32,11 @@ identifier fops.f, hook.filearg, hook.vma;
 expression S, L;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
-...
+<...
 - return vm_iomap_memory(vma, S, L);
 + mmap_action_simple_ioremap(desc, S, L);
 + return 0;
+...>
 }
 
 @generic_ml depends on patch && !bad && mainline@

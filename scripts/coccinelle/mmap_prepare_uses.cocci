@@ -203,15 +203,18 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) {
 )
 }
 
-// vm_iomap_memory() has an action on mainline only.
+// vm_iomap_memory() has an action on mainline only: returned, at the end
+// of the hook or of a branch (the path ends with the remap, so the action
+// stands for it; it checks the size itself, as vm_iomap_memory() did).
 @okret_iomap depends on mainline@
 identifier fops.f, hook.filearg, hook.vma;
 expression E, E1;
 position p;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) {
-...
+<...
  return vm_iomap_memory(vma@p, E, E1);
+...>
 }
 
 // A call of generic_file_mmap() whose failure the hook answers by undoing

@@ -21,6 +21,8 @@ import sys
 
 # "#ifndef CONFIG_MMU / return -ENOSYS; / #endif" and code after it.
 DEAD_AFTER_IF = re.compile(r"^#\s*if[^\n]*\n(?:(?!#)[^\n]*\n)*?\s*return\b[^\n]*;\n#\s*endif[^\n]*\n\s*\S", re.M)
+# An #else (#elif) right after the #if branch's return: spatch reads it as dead too.
+DEAD_ELSE = re.compile(r"^\s*return\b[^\n]*;\n#\s*(?:else|elif)\b", re.M)
 SIGNATURE = re.compile(r"\b(\w+)\(\s*struct file \*(\w+),\s*struct vm_area_struct \*(\w+)\)\s*\{")
 
 
@@ -63,8 +65,13 @@ def verify(original_path, converted_path):
             first = next((line.strip() for line in code_only(code).splitlines()
                           if re.search(r"(?<![\w.>])(?:" + names + r")\b", line)), "")
             # spatch reads code after an unconditional return as dead.
-            why = ("code after a return under #if is dead to spatch: put it under #else" if DEAD_AFTER_IF.search(code)
-                   else "an #ifdef branch or a macro?")
+            if DEAD_AFTER_IF.search(code):
+                why = "code after a return under #if is dead to spatch: put it under #else"
+            elif DEAD_ELSE.search(code):
+                why = ("an #else after the #if branch's return is dead to spatch:"
+                       " write the #if as if (IS_ENABLED(...)), or convert that branch by hand")
+            else:
+                why = "an #ifdef branch or a macro?"
             print(f"{converted_path}: {hook}: not converted: part of it was not parsed by spatch"
                   f" ({why}): '{', '.join(sorted(left))}' was left in it, first in \"{first}\"")
         elif macro := re.search(r"^[ \t]*#[ \t]*define[ \t]+" + re.escape(hook) + r"\b[ \t]*(\S*)", converted, re.M):
