@@ -66,14 +66,8 @@ kit=$!
 run_target mainline --mainline
 wait "$kit"
 
-hooks_of() { # FILE: the hooks with a desc signature, prototype, .mmap_prepare or export in it
-	{
-		grep -oE '\b\w+_prepare\(struct vm_area_desc \*(desc)?\)' "$1" | sed -E 's/_prepare\(.*//' | sort -u |
-			grep -vxF -f <(grep -oE '\b\w+_prepare\(([^;()]*,\s*)?desc\s*[,)]' "$1" | sed -E 's/_prepare\(.*//'; echo '#')
-		grep -oE '\.mmap_prepare\s*=\s*\w+_prepare\b|EXPORT_SYMBOL(_GPL)?\(\w+_prepare\)' "$1" |
-			sed -E 's/^\.mmap_prepare\s*=\s*//; s/^EXPORT_SYMBOL(_GPL)?\(//; s/_prepare\b.*//'
-	} | sort -u || true
-}
+# shellcheck source=scripts/coccinelle/hooks-of.sh
+. "$here/hooks-of.sh"
 echo "TAP version 13"
 for target in kit mainline; do
 	for name in "${names[@]}"; do

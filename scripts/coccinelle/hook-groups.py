@@ -17,38 +17,14 @@ Prints, tab-separated, the files by their index in the arguments:
                             the same folder)
 Usage: hook-groups.py FILE...
 """
-import functools
-import glob
 import os
 import re
 import sys
 
-MMAP = re.compile(r"\.mmap\s*=\s*(\w+)")
+from hook_files import MMAP, is_static, read, signatures, in_folder
+
 # generic_file_mmap() and its read-only twin are the VFS's, not a driver's.
 NOT_HOOKS = {"NULL", "generic_file_mmap", "generic_file_readonly_mmap"}
-
-
-def signatures(text, name, body):
-    """Where TEXT defines (BODY "{") or declares (";") NAME as a hook."""
-    sig = re.compile(re.escape(name) + r"\s*\(\s*struct\s+file\s*\*\s*\w*\s*,"
-                     r"\s*struct\s+vm_area_struct\s*\*\s*\w*\s*\)\s*" + body)
-    return [m.start() for m in sig.finditer(text)
-            if m.start() == 0 or not re.match(r"[\w.>]", text[m.start() - 1])]
-
-
-def is_static(text, start):
-    head = text[max(0, start - 200):start]
-    head = re.split(r"[;{}]|\*/|\n#", head)[-1]
-    return re.search(r"\bstatic\b", head) is not None
-
-
-@functools.lru_cache(maxsize=None)
-def read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return ""
 
 
 def main():
@@ -109,17 +85,7 @@ def main():
 def where(path, hook, given):
     """The report's reason for a hook defined in none of the files GIVEN:
     the files of its folder that define and declare it, to add to the run."""
-    folder = os.path.dirname(path) or "."
-    found = {"{": [], ";": []}
-    for other in sorted(glob.glob(os.path.join(folder, "*.[ch]"))):
-        if os.path.realpath(other) in given:
-            continue
-        text = read(other)
-        if hook not in text:
-            continue
-        for body in found:
-            if any(not is_static(text, at) for at in signatures(text, hook, "\\" + body)):
-                found[body].append(other)
+    found = in_folder(os.path.dirname(path), hook, given)
     if not found["{"]:
         return ("its definition is in none of the files given (nor elsewhere in its folder): "
                 "add the file that defines it to the run")

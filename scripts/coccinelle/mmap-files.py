@@ -18,16 +18,11 @@ Usage: mmap-files.py [--flat] TREE [PATH...]
            instead of every file that sets a .mmap
 """
 import os
-import re
 import sys
 
+from hook_files import MMAP, in_folder, read, signatures
+
 SKIP = {"tools", "samples", "Documentation", ".git"}
-MMAP = re.compile(r"\.mmap\s*=\s*(\w+)")
-
-
-def read(path):
-    with open(path, encoding="utf-8", errors="replace") as f:
-        return f.read()
 
 
 def mmap_files(tree):
@@ -48,20 +43,13 @@ def companions(tree, path):
     """The files of PATH's folder that define or declare a hook PATH names
     without defining it."""
     text = read(os.path.join(tree, path))
-    folder = os.path.dirname(path)
-    others = None
+    folder = os.path.join(tree, os.path.dirname(path))
     out = set()
     for hook in set(MMAP.findall(text)):
-        if hook == "NULL" or re.search(r"\b%s\s*\(\s*struct file\b" % re.escape(hook), text):
+        if hook == "NULL" or signatures(text, hook, r"\{"):
             continue
-        if others is None:
-            others = {}
-            for name in sorted(os.listdir(os.path.join(tree, folder) or ".")):
-                rel = os.path.join(folder, name)
-                if rel != path and name.endswith((".c", ".h")) and os.path.isfile(os.path.join(tree, rel)):
-                    others[rel] = read(os.path.join(tree, rel))
-        sig = re.compile(r"^\w[^;{()]*\b%s\s*\(\s*struct file\b[^)]*struct vm_area_struct" % re.escape(hook), re.M)
-        out.update(rel for rel, other in others.items() if sig.search(other))
+        for files in in_folder(folder, hook, {os.path.realpath(os.path.join(tree, path))}).values():
+            out.update(os.path.relpath(f, tree) for f in files)
     return out
 
 

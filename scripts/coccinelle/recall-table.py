@@ -29,6 +29,8 @@ import os
 import re
 import sys
 
+from hook_files import read
+
 PREPARE = re.compile(r"\.mmap_prepare\s*=\s*(\w+)")
 DESC_CALL = re.compile(r"\b(\w+)\(\s*desc\s*[,)]")
 BIT = re.compile(r"\bVMA_\w+_BIT\b")
@@ -45,14 +47,6 @@ REVIEWED = {
         " (desc->end - desc->start); mainline rewrote it as from + vma_desc_size(desc)",
 }
 REPORT = re.compile(r"^(?:\./)?(?P<file>[^:\s]+):\d+(?::[\d-]+)?: (?P<hook>[\w?]+): (?P<verdict>.*)$")
-
-
-def read(path):
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except FileNotFoundError:
-        return ""
 
 
 def hook_api(text, others=""):

@@ -62,12 +62,18 @@ def verify(original_path, converted_path):
         if left:
             bad += 1
             names = "|".join(re.escape(name) for name in left)
-            first = next((line.strip() for line in code_only(code).splitlines()
-                          if re.search(r"(?<![\w.>])(?:" + names + r")\b", line)), "")
+            only = code_only(code)
+            at = re.search(r"(?<![\w.>])(?:" + names + r")\b", only).start()
+            first = only[only.rfind("\n", 0, at) + 1:].split("\n", 1)[0].strip()
+
+            def dead_before(pattern, back):
+                """Whether the first line left is in the dead code PATTERN ends BACK before."""
+                return any(m.end() - back <= at for m in pattern.finditer(only))
+
             # spatch reads code after an unconditional return as dead.
-            if DEAD_AFTER_IF.search(code):
+            if dead_before(DEAD_AFTER_IF, 1):
                 why = "code after a return under #if is dead to spatch: put it under #else"
-            elif DEAD_ELSE.search(code):
+            elif dead_before(DEAD_ELSE, 0):
                 why = ("an #else after the #if branch's return is dead to spatch:"
                        " write the #if as if (IS_ENABLED(...)), or convert that branch by hand")
             else:
