@@ -152,7 +152,8 @@ def main():
             print(f"   {path:<{width}}  {verdict}{': ' + detail if detail else ''}")
         same = counts.get("same", 0)
         line = (f"{target}: {same} of {len(paths)} converted as mainline did ({100 * same // max(len(paths), 1)}%)"
-                + "".join(f", {n} {v}" for v, n in sorted(counts.items()) if v != "same"))
+                + "".join(f", {counts.get(v, 0)} {v}"
+                          for v in ("same as 6.12", "other helpers", "partly", "not converted")))
         summary.append(line)
     for line in summary:
         print(f">> {line}")
