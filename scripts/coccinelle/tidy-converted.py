@@ -24,6 +24,8 @@ not do itself:
 - a long flags test in an if, "(vma->vm_flags & (A | B)) != (A | B)",
   spread over two lines, had braces around its one statement; its
   mainline form is one line, and checkpatch wants no braces then;
+  Coccinelle 1.3 also puts braces around a mainline flags call that
+  replaced the one statement of a braceless if: dropped too;
 - a branch whose one statement copied the VMA's protection into the local
   the remap used ("else prot = vma->vm_page_prot;") is left empty, "{}",
   once that copy is gone: drop an empty else; an empty if with an else
@@ -156,11 +158,17 @@ def wrap_flags_calls(text):
 
 
 BRACED_TEST = re.compile(r"^(\t+)if \(([^\n]*\bvma_desc_test\w*\([^\n]*)\) \{\n\1\t([^\n]+;)\n\1\}\n", re.M)
+# Coccinelle 1.3 puts braces around a flags call it wrote in place of the
+# one statement of a braceless if ("if (IS_DAX(inode)) vm_flags_set(...);");
+# the call may be wrapped over lines. Not an if with an else.
+BRACED_FLAGS_CALL = re.compile(r"^(\t+)if \(([^\n]*)\) \{\n(\1\t(?:vma_desc_set_flags|vma_desc_clear_flags)\(desc,[^;{}]*;\n)"
+                               r"\1\}\n(?!\1else\b)", re.M)
 
 
 def unbrace_flag_tests(text):
     """Drop the braces of a one-line flags test with one one-line statement,
-    inside converted hooks only."""
+    and those Coccinelle 1.3 put around a flags call, inside converted hooks
+    only."""
     count = 0
     for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
         end = text.find("\n}\n", m.end())
@@ -168,6 +176,8 @@ def unbrace_flag_tests(text):
             continue
         body = text[m.end():end]
         new, n = BRACED_TEST.subn(r"\1if (\2)\n\1\t\3\n", body)
+        new, n2 = BRACED_FLAGS_CALL.subn(r"\1if (\2)\n\3", new)
+        n += n2
         if n:
             text = text[:m.end()] + new + text[end:]
             count += n
