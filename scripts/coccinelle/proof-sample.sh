@@ -71,8 +71,9 @@ proof_sample() { # TARGET TREE KERNEL_OBJ [WHY_NOT_BUILT]
 		local got=untouched diff="$dir/${f//\//_}.diff"
 		cmp -s "$tree/$f" "$dir/converted/$f" || got=converted
 		diff -u --label "a/$f" --label "b/$f" "$tree/$f" "$dir/converted/$f" >"$diff"
-		[ "$got" = "$expect" ]
-		result $? "proof sample, $target: patch mode leaves $f $expect ($why)" \
+		local rc=0
+		[ "$got" = "$expect" ] || rc=1
+		result "$rc" "proof sample, $target: patch mode leaves $f $expect ($why)" \
 			"$(grep -F "$f" "$dir/patch.err"; head -n 12 "$diff")"
 		[ "$got" = converted ] || continue
 		if [ "$built" = built ]; then
