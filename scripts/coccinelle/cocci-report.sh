@@ -43,5 +43,5 @@ else
 fi
 "$here/report-counts.py" --rst "$kit_root/Documentation/cocci-report.inc" "${trees[@]}"
 secs=$(($(date +%s) - start))
-echo "| Run time: $secs s on $(nproc) cores (make cocci-report)." >>"$kit_root/Documentation/cocci-report.inc"
+printf "\n| Run time: %s s on %s cores (make cocci-report).\n" "$secs" "$(nproc)" >>"$kit_root/Documentation/cocci-report.inc"
 echo ">> make cocci-report: $secs s; the table is in Documentation/cocci-report.inc"
