@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What the aid's Python scripts share about a hook's files: reading them,
-and which files of a folder define or declare a hook (mmap-files.py gives
+which files of a folder define or declare a hook (mmap-files.py gives
 them to the aid with the file that names the hook; hook-groups.py names
-them in the report when they were not given)."""
+them in the report when they were not given), and the name a static
+helper gets when it is converted with its hook."""
 import functools
 import glob
 import os
@@ -18,6 +19,14 @@ def read(path):
             return f.read()
     except OSError:
         return ""
+
+
+def helper_name(name):
+    """A static helper converted with its hook: "mmap" in its name becomes
+    "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as in
+    mainline), else it keeps its name (mem.c's private_mapping_ok()). The
+    same as helper_name() of mmap_prepare.cocci."""
+    return name.replace("mmap", "mmap_prepare", 1) if "mmap" in name else name
 
 
 # A folder's files, read once for all the hooks looked for in it.

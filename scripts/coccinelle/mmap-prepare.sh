@@ -194,8 +194,13 @@ while IFS= read -r line; do
 			line="$f:$at: $h: convertible"
 		elif [ "$verdict" = convertible ]; then
 			trial=${trials[${index[$f]}]}
-			# verify-converted.py's reason, when it gave one
-			reason=$(grep -F "$trial: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
+			# verify-converted.py's reason, when it gave one; a hook that
+			# converted cleanly goes back with the rest of its file
+			reason=$(grep -F "$trial: $h: not converted: " "$tmp/trial.err" | sed -n 's/^.*: not converted: //p' | head -n 1 || true)
+			other=$(grep -F "$trial: " "$tmp/trial.err" | grep -F ': not converted: ' | head -n 1 || true)
+			other=${other#"$trial: "}
+			[ -n "$reason" ] || [ -z "$other" ] ||
+				reason="${other%%:*}() of this file could not be converted cleanly, and patch mode then leaves the whole file as it was"
 			line="$f:$at: $h: not converted: ${reason:-part of it was not parsed by spatch (an #ifdef branch or a macro?)}"
 		elif [ "$verdict" = "not converted: its definition was not found or not parsed in this file" ]; then
 			# a file_operations hook (spatch looks at no other .mmap)

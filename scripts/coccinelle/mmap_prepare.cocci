@@ -16,8 +16,9 @@
 /// makes the whole file untouched, and report mode says where. But for one:
 /// the VMA passed to a static int function of the file that only that hook
 /// calls, with its own VMA, and that uses its VMA only as a hook may (no
-/// remap): that helper becomes F_prepare(..., struct vm_area_desc *desc, ...)
-/// with the hook (kernel/relay.c's relay_mmap_buf()), or neither changes.
+/// remap): that helper takes a struct vm_area_desc *desc instead, with the
+/// hook (kernel/relay.c's relay_mmap_buf(), which becomes
+/// relay_mmap_prepare_buf() as in mainline), or neither changes.
 ///
 /// The semantic patch is six files, which scripts/coccinelle/mmap-prepare.sh
 /// joins in this order (run it, not spatch on one file):
@@ -34,6 +35,13 @@
 ///  - mmap_prepare_rewrite.cocci: the rewrites both targets share, the
 ///    signature and the .mmap initializer last.
 /// Its test cases are scripts/coccinelle/tests/ (make cocci-tests).
+///
+/// The rules that look for a use anywhere in a hook (<+... X ...+>) are
+/// "exists" rules: by default (forall) they would need X on every path, and
+/// a path through an early return ("#ifndef CONFIG_MMU return -ENOSYS;
+/// #endif", mem.c's mmap_zero()) has none. A block spatch reads as dead (an
+/// #else after the #if branch's return, mtdchar.c's) only <... ...> rules
+/// reach: the flags test's rewrite is one.
 ///
 // Confidence: Moderate
 // Comments: the result is checked by make cocci (stage 0 converted, then
@@ -113,8 +121,9 @@ generic_undo = {}
 
 # Static helpers of the file that a hook hands its VMA to (see
 # mmap_prepare_verdict.cocci): per (file, name), the calls (hook, index of
-# the VMA among the arguments, line, column), the definition (index of its
-# VMA parameter, line, column; None when not convertible), every place
+# the VMA among the arguments, line, column), the definitions (index of the
+# VMA parameter, the set of their lines and columns: one per #ifdef branch;
+# None when not convertible), every place
 # that names it, whether it uses the VMA otherwise; and the hooks converted.
 helper_calls = {}
 helper_defs = {}
@@ -143,8 +152,17 @@ def helper_ok(file, h):
         return False
     if len({c[0] for c in calls}) != 1 or any(c[1] != d[0] for c in calls):
         return False
-    allowed = {(c[2], c[3]) for c in calls} | {(d[1], d[2])}
+    allowed = {(c[2], c[3]) for c in calls} | d[1]
     return helper_refs.get(key, set()) <= allowed
+
+
+def helper_name(h):
+    """The name of a helper converted with its hook: "mmap" in it becomes
+    "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as
+    mainline); a name without "mmap" stays (mem.c's private_mapping_ok()).
+    The same as helper_name() of hook_files.py."""
+    h = h.strip()
+    return h.replace("mmap", "mmap_prepare", 1) if "mmap" in h else h
 
 
 def hook_key(hp, f):
@@ -306,7 +324,7 @@ whole_sizes.get(hook_key(q, f), set()).discard(flat(sz))
 // A local copy of the VMA's page protection that the remap uses, changed
 // only through pgprot_*() (pgprot_noncached(), ...): on the descriptor it
 // is desc->page_prot itself, which the action maps with.
-@protvar@
+@protvar exists@
 identifier fops.f, hook.filearg, hook.vma, pv;
 type T;
 @@
@@ -320,7 +338,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...+>
 }
 
-@protuse@
+@protuse exists@
 identifier fops.f, hook.filearg, hook.vma, protvar.pv;
 identifier FN =~ "^pgprot_";
 expression E1, E2;
@@ -345,14 +363,14 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...+>
 }
 
-@protfn@
+@protfn exists@
 identifier fops.f, hook.filearg, hook.vma, protvar.pv;
 identifier FN =~ "^pgprot_";
 position q, q2;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { <+... pv@q = FN(pv@q2) ...+> }
 
-@protremap@
+@protremap exists@
 identifier fops.f, hook.filearg, hook.vma, protvar.pv;
 expression E1, E2;
 position q;
@@ -367,7 +385,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...+>
 }
 
-@protbad@
+@protbad exists@
 identifier fops.f, hook.filearg, hook.vma, protvar.pv;
 position r != {protuse.q, protfn.q, protfn.q2};
 @@

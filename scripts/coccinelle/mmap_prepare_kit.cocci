@@ -18,8 +18,18 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 -	return -ERR;
 + mmap_action_remap_full(desc, PFN);
 |
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR)) {
+-	return -ERR;
+- }
++ mmap_action_remap_full(desc, PFN);
+|
 - if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
++ mmap_action_ioremap_full(desc, PFN);
+|
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR)) {
+-	return -ERR;
+- }
 + mmap_action_ioremap_full(desc, PFN);
 )
 + desc->action.error_hook = fe;

@@ -19,8 +19,18 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 -	return -ERR;
 + mmap_action_remap_full(desc, PFN);
 |
+- if (remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR)) {
+-	return -ERR;
+- }
++ mmap_action_remap_full(desc, PFN);
+|
 - if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR))
 -	return -ERR;
++ mmap_action_ioremap_full(desc, PFN);
+|
+- if (io_remap_pfn_range(vma, vma->vm_start, PFN, SZ, PR)) {
+-	return -ERR;
+- }
 + mmap_action_ioremap_full(desc, PFN);
 )
 + desc->action.error_override = -ERR;
@@ -82,7 +92,7 @@ struct file_operations fops_name = { ...,
 // set and the others clear, said with vma_desc_test_all() and
 // vma_desc_test_any(); in parentheses where it is part of a larger
 // expression and has two terms.
-@mmask depends on patch && !bad && mainline@
+@mmask depends on patch && !bad && mainline exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
 expression G : script:python () { mask_ok(G) };
@@ -133,7 +143,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // (zonefs, erofs), before the tests one by one below. In a longer chain,
 // "E && (A) && (B)" is "(E && (A)) && (B)": the last two joined, E kept.
 // (With the isomorphisms of tests and &, the patterns are too many to match.)
-@mjoin depends on patch && !bad && mainline disable bitand_comm, not_int2, not_ptr2, commneq, ptr_to_array@
+@mjoin depends on patch && !bad && mainline disable bitand_comm, not_int2, not_ptr2, commneq, ptr_to_array exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression A : script:python () { vm_flag_names(A) is not None and len(vm_flag_names(A)) == 1 };
 expression B : script:python () { vm_flag_names(B) is not None and len(vm_flag_names(B)) == 1 };
@@ -201,12 +211,12 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...>
 }
 
-@mtest depends on patch && !bad && mainline@
+@mtest depends on patch && !bad && mainline exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
 position p;
 @@
-f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p->vm_flags & F ...+> }
+f(struct file *filearg, struct vm_area_struct *vma) { <... vma@p->vm_flags & F ...> }
 
 @script:python mtest_call@
 fl << mtest.F;
@@ -233,7 +243,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 ...>
 }
 
-@mset depends on patch && !bad && mainline@
+@mset depends on patch && !bad && mainline exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
 position p;
@@ -272,7 +282,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 }
 
 // vm_flags_mod(): the set, then the clear (as vm_flags_mod() does).
-@mmod depends on patch && !bad && mainline@
+@mmod depends on patch && !bad && mainline exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression F : script:python () { vm_flag_names(F) is not None };
 expression G : script:python () { vm_flag_names(G) is not None };

@@ -189,7 +189,8 @@ symbol generic_file_mmap, generic_file_readonly_mmap;
 // of this file before its signature is converted keeps that from being
 // converted where spatch finds dead code, drivers/char/mem.c's mmap_zero().)
 // A static helper the hook hands its VMA to (mmap_prepare_verdict.cocci):
-// renamed F_prepare, its VMA the descriptor, with the hook that calls it.
+// renamed as helper_name() says, its VMA the descriptor, with the hook that
+// calls it.
 @hdef depends on patch@
 identifier h, v;
 parameter list ps1, ps2;
@@ -206,7 +207,7 @@ hv;
 @@
 key = (hd[0].file, h.strip())
 if helper_ok(hd[0].file, h) and any((hd[0].file, c[0]) in converted_hooks for c in helper_calls[key]):
-    coccinelle.hn = cocci.make_ident(h.strip() + "_prepare")
+    coccinelle.hn = cocci.make_ident(helper_name(h))
     coccinelle.hv = cocci.make_ident(v.strip())
 else:
     cocci.include_match(False)
@@ -246,7 +247,7 @@ h(ps1, struct vm_area_struct *hv, ps2) {
 ...>
 }
 
-@hflags_ml depends on patch && mainline@
+@hflags_ml depends on patch && mainline exists@
 identifier hdef.h, hsel.hv;
 parameter list hdef.ps1, hdef.ps2;
 expression F : script:python () { vm_flag_names(F) is not None };
@@ -283,6 +284,17 @@ h(ps1, struct vm_area_struct *hv, ps2) {
 - vm_flags_clear@p(hv, F);
 + vma_desc_clear_flags(desc, bits);
 )
+...>
+}
+
+@hnommu_ml depends on patch && mainline@
+identifier hdef.h, hsel.hv;
+parameter list hdef.ps1, hdef.ps2;
+@@
+h(ps1, struct vm_area_struct *hv, ps2) {
+<...
+- is_nommu_shared_mapping(hv->vm_flags)
++ is_nommu_shared_vma_flags(&desc->vma_flags)
 ...>
 }
 

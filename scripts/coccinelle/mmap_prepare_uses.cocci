@@ -163,7 +163,7 @@ f(struct file *filearg, struct vm_area_struct *vma) { <... vm_flags_mod(vma@p, F
 // daxdev_mapping_supported(vma, dax_dev) is daxdev_mapping_supported(desc,
 // file_inode(file), dax_dev) on mainline (the kit's 6.12 has the VMA form
 // only). The inode was the VMA's file's: not where the hook sets vm_file.
-@vmfile_set@
+@vmfile_set exists@
 identifier fops.f, hook.filearg, hook.vma;
 expression E;
 @@
@@ -222,7 +222,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // if (ret == 0) ... else afs_drop_open_mmap();"): a prepare hook must change
 // no state before the mapping exists (mainline moved such counts to
 // vm_ops->mapped), so that call has no form (okgeneric).
-@gen_undo depends on mainline@
+@gen_undo depends on mainline exists@
 identifier fops.f, hook.filearg, hook.vma, ret;
 identifier undo !~ "^(pr_[a-z]+|printk|dprintk|[a-z0-9_]*_debug|[a-z0-9_]*_dbg|dev_[a-z]+|[a-z0-9_]*_warn[a-z_]*|[a-z0-9_]*_err|WARN[A-Z_]*)$";
 expression list es;
@@ -277,7 +277,8 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 }
 
 // The same remap as the last step, with its error replaced by a constant
-// errno: "if (remap_pfn_range(...)) return -EAGAIN; return 0;". The action
+// errno: "if (remap_pfn_range(...)) return -EAGAIN; return 0;" (braced or
+// not: mem.c's mmap_mem()). The action
 // then gets an error hook (kit) or an error override (mainline) that gives
 // user space that errno, as the legacy hook did.
 @okif@
@@ -294,8 +295,16 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) {
  if (remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
 	return -ERR;
 |
+ if (remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR)) {
+	return -ERR;
+ }
+|
  if (io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR))
 	return -ERR;
+|
+ if (io_remap_pfn_range(vma@p, vma->vm_start, E, SZ, PR)) {
+	return -ERR;
+ }
 )
  return 0;
 }

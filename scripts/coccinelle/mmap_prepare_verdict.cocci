@@ -7,14 +7,16 @@
 
 // A static function of this file that the hook hands its VMA to
 // ("return relay_mmap_buf(buf, vma);"): converted with the hook, as
-// F_prepare(..., struct vm_area_desc *desc, ...), when it takes exactly one
-// VMA, returns int, is named nowhere else than in calls of one hook that
-// pass that hook's own VMA, and uses the VMA only in ways that have a
-// descriptor form here (its fields, named flags set or cleared; on the
-// kit's API any use of the flags; no remap). Else the hook stays, with its
+// H(..., struct vm_area_desc *desc, ...) (H: helper_name()), when it takes
+// exactly one VMA, returns int, is named nowhere else than in calls of one
+// hook that pass that hook's own VMA and in its definitions (one per
+// #ifdef branch: mem.c's private_mapping_ok()), and uses the VMA only in
+// ways that have a descriptor form here (its fields, named flags set or
+// cleared, is_nommu_shared_mapping() of its flags; on the kit's API any use
+// of the flags; no remap). Else the hook stays, with its
 // reason: "the VMA is passed to F()". All or nothing: the helper goes only
 // with a hook that is converted (hsel below).
-@helper_call@
+@helper_call exists@
 identifier fops.f, hook.filearg, hook.vma, h;
 expression list[n] es1;
 expression list es2;
@@ -63,6 +65,8 @@ h(ps1, struct vm_area_struct *v, ps2) {
  vm_flags_set(v@p, F)
 |
  vm_flags_clear(v@p, F)
+|
+ is_nommu_shared_mapping(v@p->vm_flags)
 )
 ...>
 }
@@ -85,7 +89,7 @@ h(ps1, struct vm_area_struct *v, ps2) {
 ...>
 }
 
-@helper_bad@
+@helper_bad exists@
 identifier helper_call.h, helper_def.v;
 parameter list helper_def.ps1, helper_def.ps2;
 position p != {helper_okpos.p, helper_okflags.p};
@@ -107,10 +111,12 @@ ps2 << helper_def.ps2;
 hd << helper_def.hd;
 @@
 key = (hd[0].file, h.strip())
-if key in helper_defs or "vm_area_struct" in str(ps1) + str(ps2):
+d = helper_defs.get(key, (params_count(str(ps1)), set()))
+if d is None or d[0] != params_count(str(ps1)) or "vm_area_struct" in str(ps1) + str(ps2):
     helper_defs[key] = None
 else:
-    helper_defs[key] = (params_count(str(ps1)), hd[0].line, hd[0].column)
+    d[1].add((hd[0].line, hd[0].column))
+    helper_defs[key] = d
 
 @script:python helper_seen_ref@
 h << helper_call.h;
@@ -136,7 +142,7 @@ f@hp(struct file *filearg, struct vm_area_struct *vma) { <... h(es1, vma@p, es2)
 
 // Any other use of the VMA (a partial remap included): the hook is not
 // converted.
-@bad_use@
+@bad_use exists@
 identifier fops.f, hook.filearg, hook.vma;
 position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret.p, okret_iomap.p, okgeneric.p, okif.p,
                 okflags_mljoin.p1, okflags_mljoin.p2, okflags_mlmore.p, okflags_mod.p, okdax.p,

@@ -5,8 +5,9 @@ not do itself:
 
 - it rewrites code, not comments, so the kernel-doc block of each converted
   hook still names the old function and documents @file and @vma. For every
-  function F_prepare(struct vm_area_desc *desc) whose kernel-doc names F()
-  (or F),
+  function that takes a struct vm_area_desc *desc and whose kernel-doc names
+  it as it was (F() for a hook F_prepare(), a helper's F_mmap_buf() for
+  F_mmap_prepare_buf(), or its own name for a helper that kept it),
   rename it and replace the @file/@vma lines by one @desc line. Anything else
   in the comment is left as it is (its prose may still speak of the VMA: the
   conversion guide's checklist asks a human to reread it);
@@ -31,7 +32,9 @@ not do itself:
   once that copy is gone: drop an empty else; an empty if with an else
   becomes the else under the negated test; an empty if alone goes, when its
   test has no side effects (else it stays, and verify-converted.py refuses
-  the conversion).
+  the conversion);
+- it prints a cast of a descriptor field with a space, "(phys_addr_t)
+  desc->pgoff": without, as checkpatch wants.
 
 Usage: tidy-converted.py FILE...
 """
@@ -44,21 +47,25 @@ DESC = " * @desc: the mapping to be created, described before the VMA exists\n"
 def fix(text):
     changed = 0
     # A hook, F_prepare(struct vm_area_desc *desc), or a static helper
-    # converted with it, F_prepare(..., struct vm_area_desc *desc): for a
-    # helper only @vma goes (a parameter called file is its own).
-    for m in re.finditer(r"\b(\w+)_prepare\(((?:[^(){};]*,\s*)?)struct vm_area_desc \*desc\)", text):
-        old = m.group(1)
+    # converted with it, H(..., struct vm_area_desc *desc) (its name with
+    # mmap_prepare for mmap, or its own): for a helper only @vma goes (a
+    # parameter called file is its own).
+    for m in re.finditer(r"\b(\w+)\(((?:[^(){};]*,\s*)?)struct vm_area_desc \*desc\)", text):
+        name = m.group(1)
         dropped = "vma" if m.group(2) else "file|vma"
-        # kernel-doc's "F() - ...", "F - ..." or "F: - ..." (relay.c).
-        head = re.compile(r"/\*\*\n \*([ \t])" + re.escape(old) + r"(\(\))?(?=[\s:])(.*?)\*/\n(?=[^\n]*\b"
-                          + re.escape(old) + r"_prepare\()", re.S)
-        doc = head.search(text)
+        for old in dict.fromkeys([re.sub(r"_prepare$", "", name), name.replace("mmap_prepare", "mmap", 1), name]):
+            # kernel-doc's "F() - ...", "F - ..." or "F: - ..." (relay.c).
+            head = re.compile(r"/\*\*\n \*([ \t])" + re.escape(old) + r"(\(\))?(?=[\s:])(.*?)\*/\n(?=[^\n]*\b"
+                              + re.escape(name) + r"\()", re.S)
+            doc = head.search(text)
+            if doc:
+                break
         if not doc:
             continue
         block = doc.group(0)
         lead = " *" + doc.group(1)
         parens = doc.group(2) or ""
-        new = block.replace(lead + old + parens, lead + old + "_prepare" + parens, 1)
+        new = block.replace(lead + old + parens, lead + name + parens, 1)
         # Drop @file and @vma with their continuation lines; @desc instead.
         lines, out, skipping, placed = new.splitlines(keepends=True), [], False, False
         for line in lines:
@@ -283,6 +290,10 @@ def drop_empty_branches(text):
     return text, count
 
 
+# A cast of a descriptor field ("(phys_addr_t) desc->pgoff", mem.c).
+CAST_SPACE = re.compile(r"\(((?:unsigned )?(?:long|int|char|short)|\w+_t|u(?:8|16|32|64))\) (?=desc->)")
+
+
 def main():
     for path in sys.argv[1:]:
         with open(path, encoding="utf-8") as f:
@@ -294,13 +305,14 @@ def main():
         text, wrapped = wrap_flags_calls(text)
         text, unbraced = unbrace_flag_tests(text)
         text, emptied = drop_empty_branches(text)
-        if changed or braces or moved or split or wrapped or unbraced or emptied:
+        text, casts = CAST_SPACE.subn(r"(\1)", text)
+        if changed or braces or moved or split or wrapped or unbraced or emptied or casts:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
               f" {moved} hook(s) moved above a kernel-doc, {'lines of two statements split' if split else 'no line of two statements'},"
               f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced,"
-              f" {emptied} emptied branch(es) dropped")
+              f" {emptied} emptied branch(es) dropped, {casts} cast(s) unspaced")
 
 
 if __name__ == "__main__":

@@ -7,7 +7,8 @@ in its body (other than as a field, desc->file, or as the type
 "struct file" when the argument was called file). spatch skips code it cannot
 parse, often a branch under #ifdef, and leaves it as it was: this catches
 what it left behind, and so for a static helper converted with its hook
-(F(..., struct vm_area_struct *VMA, ...) become F_prepare(..., desc, ...)). It also refuses a hook whose old name the file
+(F(..., struct vm_area_struct *VMA, ...) become H(..., desc, ...), H as
+hook_files.helper_name() says). It also refuses a hook whose old name the file
 still #defines (to generic_file_mmap under #else, say), and a hook in
 which a branch was left empty (see tidy-converted.py: an emptied if whose
 test may have side effects).
@@ -19,10 +20,14 @@ Usage: verify-converted.py ORIGINAL CONVERTED [ORIGINAL CONVERTED]...
 import re
 import sys
 
+from hook_files import helper_name
+
 # "#ifndef CONFIG_MMU / return -ENOSYS; / #endif" and code after it.
 DEAD_AFTER_IF = re.compile(r"^#\s*if[^\n]*\n(?:(?!#)[^\n]*\n)*?\s*return\b[^\n]*;\n#\s*endif[^\n]*\n\s*\S", re.M)
 # An #else (#elif) right after the #if branch's return: spatch reads it as dead too.
 DEAD_ELSE = re.compile(r"^\s*return\b[^\n]*;\n#\s*(?:else|elif)\b", re.M)
+# A block under if (0) (mtdchar.c's "if (0 /*mtd->type == MTD_RAM ...*/) {").
+IF0 = re.compile(r"\bif\s*\(\s*0\s*\)\s*\{")
 SIGNATURE = re.compile(r"\b(\w+)\(\s*struct file \*(\w+),\s*struct vm_area_struct \*(\w+)\)\s*\{")
 
 
@@ -70,8 +75,21 @@ def verify(original_path, converted_path):
                 """Whether the first line left is in the dead code PATTERN ends BACK before."""
                 return any(m.end() - back <= at for m in pattern.finditer(only))
 
+            def in_if0():
+                """Whether the first line left is in a block under if (0)."""
+                for m in IF0.finditer(only):
+                    depth, i = 1, m.end()
+                    while depth and i < len(only):
+                        depth += {"{": 1, "}": -1}.get(only[i], 0)
+                        i += 1
+                    if m.end() <= at < i:
+                        return True
+                return False
+
             # spatch reads code after an unconditional return as dead.
-            if dead_before(DEAD_AFTER_IF, 1):
+            if in_if0():
+                why = "a block under if (0) is dead to spatch: delete it, or convert it by hand"
+            elif dead_before(DEAD_AFTER_IF, 1):
                 why = "code after a return under #if is dead to spatch: put it under #else"
             elif dead_before(DEAD_ELSE, 0):
                 why = ("an #else after the #if branch's return is dead to spatch:"
@@ -88,8 +106,11 @@ def verify(original_path, converted_path):
             bad += 1
             print(f"{converted_path}: {hook}: not converted: a branch that only copied the VMA's protection"
                   " is empty once the copy goes, and its test may have side effects: rewrite that branch by hand")
+    hooks = {hook for hook, _, _ in SIGNATURE.findall(original)}
     for helper, before, vma_arg in HELPER.findall(original):
-        code = body(converted, helper + "_prepare", r"(?:[^;(){}]*,\s*)?" if before.strip() else r"")
+        if helper in hooks:
+            continue
+        code = body(converted, helper_name(helper), r"(?:[^;(){}]*,\s*)?" if before.strip() else r"")
         if code is not None and re.search(r"(?<![\w.>])" + re.escape(vma_arg) + r"\b", code_only(code)):
             bad += 1
             print(f"{converted_path}: {helper}: not converted: part of it was not parsed by spatch"

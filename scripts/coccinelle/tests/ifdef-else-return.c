@@ -2,10 +2,8 @@
 /*
  * A reduction of drivers/mtd/mtdchar.c's .mmap hook: the #ifdef branch
  * ends with a return, and the #else branch after it is dead code to the
- * rules that follow the hook's control flow. On the kit's API the flags
- * rewrite does not follow it (desc->vm_flags), and the hook is converted;
- * on mainline's the test of named flags does, so the hook stays, and the
- * report says how to make the branch visible.
+ * rules that follow the hook's control flow. The rewrites of the flags
+ * match it all the same (<... ...>), on both targets: converted.
  */
 #include <linux/fs.h>
 #include <linux/mm.h>

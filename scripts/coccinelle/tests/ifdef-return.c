@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A reduction of /dev/zero's .mmap hook (drivers/char/mem.c): a return
- * under #ifndef CONFIG_MMU, and the MMU code after it, which spatch reads
- * as dead code and leaves as it is.
+ * under #ifndef CONFIG_MMU, and the MMU code after it, which only the
+ * paths that skip that return reach (the rules that look for a use
+ * anywhere are "exists" rules for it). Mainline converts it; the kit's API
+ * has no form of vma_set_anonymous().
  */
 #include <linux/fs.h>
 #include <linux/mm.h>
