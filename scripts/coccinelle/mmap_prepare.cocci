@@ -39,7 +39,10 @@
 /// The rules that look for a use anywhere in a hook (<+... X ...+>) are
 /// "exists" rules: by default (forall) they would need X on every path, and
 /// a path through an early return ("#ifndef CONFIG_MMU return -ENOSYS;
-/// #endif", mem.c's mmap_zero()) has none. A block spatch reads as dead (an
+/// #endif", mem.c's mmap_zero()) has none. Those that look for a use not
+/// accounted for (bad_use, helper_bad, protbad) match each use on its own
+/// ("... when any X ... when any"): with a nest, spatch 1.3 binds one use a
+/// path, which may be an accounted one. A block spatch reads as dead (an
 /// #else after the #if branch's return, mtdchar.c's) only <... ...> rules
 /// reach: the flags test's rewrite is one.
 ///
@@ -389,7 +392,11 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 identifier fops.f, hook.filearg, hook.vma, protvar.pv;
 position r != {protuse.q, protfn.q, protfn.q2};
 @@
-f(struct file *filearg, struct vm_area_struct *vma) { <+... pv@r ...+> }
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+ pv@r
+ ... when any
+}
 
 @script:python prot_alias@
 f << fops.f;

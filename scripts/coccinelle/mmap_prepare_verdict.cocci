@@ -94,7 +94,11 @@ identifier helper_call.h, helper_def.v;
 parameter list helper_def.ps1, helper_def.ps2;
 position p != {helper_okpos.p, helper_okflags.p};
 @@
-h(ps1, struct vm_area_struct *v, ps2) { <+... v@p ...+> }
+h(ps1, struct vm_area_struct *v, ps2) {
+ ... when any
+ v@p
+ ... when any
+}
 
 @script:python helper_seen_call@
 f << fops.f;
@@ -148,7 +152,11 @@ position p != {okpos.p, okanon.p, okflags.p, okflags_ml.p, okflags_mlif.p, okret
                 okflags_mljoin.p1, okflags_mljoin.p2, okflags_mlmore.p, okflags_mod.p, okdax.p,
                 helper_pass.p};
 @@
-f(struct file *filearg, struct vm_area_struct *vma) { <+... vma@p ...+> }
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+ vma@p
+ ... when any
+}
 
 // Nor is a hook that the file names other than in a .mmap initializer
 // (called by another function, stored in a pointer): that use would still
