@@ -122,52 +122,6 @@ bad_aliases = set()
 generic_undo = {}
 
 
-# Static helpers of the file that a hook hands its VMA to (see
-# mmap_prepare_verdict.cocci): per (file, name), the calls (hook, index of
-# the VMA among the arguments, line, column), the definitions (index of the
-# VMA parameter, the set of their lines and columns: one per #ifdef branch;
-# None when not convertible), every place
-# that names it, whether it uses the VMA otherwise; and the hooks converted.
-helper_calls = {}
-helper_defs = {}
-helper_refs = {}
-helper_bad_uses = set()
-converted_hooks = set()
-
-
-def params_count(ps):
-    """The number of parameters of a parameter list's text."""
-    if not ps.strip():
-        return 0
-    depth, n = 0, 1
-    for c in ps:
-        depth += {"(": 1, ")": -1}.get(c, 0)
-        n += c == "," and depth == 0
-    return n
-
-
-def helper_ok(file, h):
-    """True when the helper H of FILE can go with the one hook that calls it."""
-    key = (file, h.strip())
-    d = helper_defs.get(key)
-    calls = helper_calls.get(key, set())
-    if not d or not calls or key in helper_bad_uses:
-        return False
-    if len({c[0] for c in calls}) != 1 or any(c[1] != d[0] for c in calls):
-        return False
-    allowed = {(c[2], c[3]) for c in calls} | d[1]
-    return helper_refs.get(key, set()) <= allowed
-
-
-def helper_name(h):
-    """The name of a helper converted with its hook: "mmap" in it becomes
-    "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as
-    mainline); a name without "mmap" stays (mem.c's private_mapping_ok()).
-    The same as helper_name() of hook_files.py."""
-    h = h.strip()
-    return h.replace("mmap", "mmap_prepare", 1) if "mmap" in h else h
-
-
 def hook_key(hp, f):
     return (hp[0].file, f.strip())
 
