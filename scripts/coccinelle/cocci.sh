@@ -324,11 +324,13 @@ print(m.group(1) if m else "(no converted hook)")' "$c")
 	grep -q '(desc->vm_flags & mmap_lab_required)' "$mask"
 	result $? "the kit target converts the same test (desc->vm_flags)"
 
-	# A real driver: /dev/zero of unpatched 6.12 (drivers/char/mem.c). Its
-	# hook returns early under #ifndef CONFIG_MMU, code spatch does not see:
-	# both targets must report that and leave the file untouched. Without
-	# that block it is the shmem_zero_setup() / vma_set_anonymous() rows of
-	# the idiom table: converted on mainline, reported on the kit.
+	# A real driver: /dev/mem and /dev/zero of unpatched 6.12
+	# (drivers/char/mem.c). mmap_mem() hands its VMA to private_mapping_ok(),
+	# defined once per #ifdef branch, and returns -EAGAIN from a braced
+	# branch when its remap fails; mmap_zero() returns early under #ifndef
+	# CONFIG_MMU, then uses shmem_zero_setup() and vma_set_anonymous(). The
+	# kit target converts mmap_mem() and reports mmap_zero() (its API has no
+	# vma_set_anonymous() form); mainline converts both, as mainline did.
 	zero="$out/zero/mem.c"
 	mkdir -p "$(dirname "$zero")"
 	# The unpatched file, kept by scripts/kernel/kernel-source.sh (else from
@@ -338,28 +340,27 @@ print(m.group(1) if m else "(no converted hook)")' "$c")
 	if cp "$src-pristine/drivers/char/mem.c" "$zero" 2>/dev/null ||
 		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$zero" 2>/dev/null; then
 		cp "$zero" "$zero.orig"
-		for flags in "" --mainline; do
-			# shellcheck disable=SC2086 # empty or one word
-			report=$("$conv" --report $flags "$zero" 2>&1)
-			# shellcheck disable=SC2086
-			"$conv" $flags "$zero" >/dev/null 2>&1
-			rc=1
-			cmp -s "$zero" "$zero.orig" && grep -q 'mmap_zero: not converted: part of it was not parsed' <<<"$report" && rc=0
-			result "$rc" "${flags:-kit target}: 6.12's /dev/zero hook, which spatch cannot parse in full (#ifndef CONFIG_MMU), is reported and left untouched" "$report"
-		done
-		python3 - "$zero.orig" "$zero" <<'PY'
-import re, sys
-text = open(sys.argv[1]).read()
-open(sys.argv[2], "w").write(re.sub(r"(static int mmap_zero\(.*?\n\{\n)#ifndef CONFIG_MMU\n\treturn -ENOSYS;\n#endif\n", r"\1", text, flags=re.S))
-PY
+		fn() { sed -n "/^static int $1(/,/^}/p" "$zero"; }
 		report=$("$conv" --report "$zero" 2>&1)
-		grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$report"
-		result $? "kit target: /dev/zero without that block is reported for vma_set_anonymous()" "$report"
+		grep -q 'mmap_mem: convertible' <<<"$report" && grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$report"
+		result $? "kit target: 6.12's /dev/mem hook is reported convertible, /dev/zero's for vma_set_anonymous()" "$report"
+		"$conv" "$zero" >/dev/null 2>&1
+		code=$(fn mmap_mem_prepare)
+		grep -q 'mmap_action_remap_full(desc, desc->pgoff);' <<<"$code" && grep -q 'error_hook = mmap_mem_error;' <<<"$code" &&
+			grep -q 'private_mapping_ok(desc)' <<<"$code" && ! grep -qw vma <<<"$code" &&
+			[ "$(grep -c 'int private_mapping_ok(struct vm_area_desc \*desc)' "$zero")" = 2 ] &&
+			grep -q '^static int mmap_zero(struct file \*file, struct vm_area_struct \*vma)' "$zero"
+		result $? "kit target: /dev/mem becomes a remap action with an error hook, its helper's two definitions take the descriptor, /dev/zero is left as it was" "$code"
+		cp "$zero.orig" "$zero"
+		report=$("$conv" --mainline --report "$zero" 2>&1)
+		grep -q 'mmap_mem: convertible' <<<"$report" && grep -q 'mmap_zero: convertible' <<<"$report"
+		result $? "--mainline: 6.12's /dev/mem and /dev/zero hooks (a return under #ifndef CONFIG_MMU) are reported convertible" "$report"
 		"$conv" --mainline "$zero" >/dev/null 2>&1
-		code=$(sed -n '/^static int mmap_zero_prepare(/,/^}/p' "$zero")
+		code=$(fn mmap_zero_prepare; fn mmap_mem_prepare)
 		grep -q 'return shmem_zero_setup_desc(desc);' <<<"$code" && grep -q 'vma_desc_set_anonymous(desc);' <<<"$code" &&
-			! grep -qw vma <<<"$code"
-		result $? "--mainline: /dev/zero without that block becomes shmem_zero_setup_desc() and vma_desc_set_anonymous()" "$code"
+			grep -q 'desc->action.error_override = -EAGAIN;' <<<"$code" && grep -q 'private_mapping_ok(desc)' <<<"$code" &&
+			grep -q 'is_nommu_shared_vma_flags(&desc->vma_flags)' "$zero" && ! grep -qw vma <<<"$code"
+		result $? "--mainline: /dev/zero becomes shmem_zero_setup_desc() and vma_desc_set_anonymous(), /dev/mem a remap action with error_override" "$code"
 	else
 		result 1 "6.12's drivers/char/mem.c can be read from ${tarball:-/usr/src/linux-source-6.12.tar.*} (make packages)"
 	fi
