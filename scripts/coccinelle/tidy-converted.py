@@ -34,7 +34,8 @@ not do itself:
   test has no side effects (else it stays, and verify-converted.py refuses
   the conversion);
 - it prints a cast of a descriptor field with a space, "(phys_addr_t)
-  desc->pgoff": without, as checkpatch wants.
+  desc->pgoff": without, as checkpatch wants (in converted hooks only: a
+  "desc" of the file's other code is not the descriptor).
 
 Usage: tidy-converted.py FILE...
 """
@@ -172,23 +173,27 @@ BRACED_FLAGS_CALL = re.compile(r"^(\t+)if \(([^\n]*)\) \{\n(\1\t(?:vma_desc_set_
                                r"\1\}\n(?!\1else\b)", re.M)
 
 
-def unbrace_flag_tests(text):
-    """Drop the braces of a one-line flags test with one one-line statement,
-    and those Coccinelle 1.3 put around a flags call, inside converted hooks
-    only."""
+def in_converted_hooks(text, fix_body):
+    """FIX_BODY (a body's text -> new text, count) applied to the body of
+    each converted hook, F_prepare(struct vm_area_desc *desc), only."""
     count = 0
     for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
         end = text.find("\n}\n", m.end())
         if end < 0:
             continue
-        body = text[m.end():end]
-        new, n = BRACED_TEST.subn(r"\1if (\2)\n\1\t\3\n", body)
-        new, n2 = BRACED_FLAGS_CALL.subn(r"\1if (\2)\n\3", new)
-        n += n2
+        new, n = fix_body(text[m.end():end])
         if n:
             text = text[:m.end()] + new + text[end:]
             count += n
     return text, count
+
+
+def unbrace_flag_tests(body):
+    """Drop the braces of a one-line flags test with one one-line statement,
+    and those Coccinelle 1.3 put around a flags call."""
+    new, n = BRACED_TEST.subn(r"\1if (\2)\n\1\t\3\n", body)
+    new, n2 = BRACED_FLAGS_CALL.subn(r"\1if (\2)\n\3", new)
+    return new, n + n2
 
 
 def side_effect_free(cond):
@@ -303,9 +308,9 @@ def main():
         text, split = one_statement_a_line(text)
         text, changed = fix(text)
         text, wrapped = wrap_flags_calls(text)
-        text, unbraced = unbrace_flag_tests(text)
+        text, unbraced = in_converted_hooks(text, unbrace_flag_tests)
         text, emptied = drop_empty_branches(text)
-        text, casts = CAST_SPACE.subn(r"(\1)", text)
+        text, casts = in_converted_hooks(text, lambda body: CAST_SPACE.subn(r"(\1)", body))
         if changed or braces or moved or split or wrapped or unbraced or emptied or casts:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
