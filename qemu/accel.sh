@@ -1,26 +1,96 @@
 #!/usr/bin/env bash
-# Which accelerator the guests use: "kvm" when /dev/kvm is usable by this
-# user (it opens and answers KVM_GET_API_VERSION with 12), "tcg" otherwise.
-# KIT_ACCEL=tcg or KIT_ACCEL=kvm forces one (kvm then fails if unusable).
-# --why prints it for people, with the reason: "KVM (/dev/kvm usable)",
-# "TCG (no /dev/kvm)" ...
-# Usage: accel.sh [--why]
+# Which accelerator the guests use: "kvm" when a guest has been seen to run
+# under KVM on this boot of the machine, "tcg" (QEMU's emulation) otherwise.
+# A /dev/kvm that opens is not enough: half-working nested KVM (a laptop VM,
+# a cloud VM, WSL2) opens and then stops the guest early in its boot, so
+# qemu/accel-probe.sh boots a guest under KVM that must reach user space
+# within seconds. The probe runs once per boot of the machine and user; its
+# answer is kept in build/accel/probe-UID, keyed by
+# /proc/sys/kernel/random/boot_id. It boots BZIMAGE, else the kit's built
+# 6.12 (or mainline) kernel; before any kernel is built the answer is TCG,
+# "not probed yet", and nothing is kept.
+# KIT_ACCEL=tcg forces TCG. KIT_ACCEL=kvm forces KVM without the probe (it
+# fails only where there is no /dev/kvm this user can open).
+# --why prints it for people, with the reason, in one line:
+#   "KVM (a guest reached user space in 0.8 s)", "TCG (no /dev/kvm)",
+#   "TCG (KVM present but a guest could not run: emulation failure)"
+# Test seams (make check-static's stubbed probes): KIT_ACCEL_STATE is the file
+# the answer is kept in, KIT_BOOT_ID the boot's id, KIT_KVM_DEVICE replaces
+# /dev/kvm; and accel-probe.sh's KIT_QEMU.
+# Usage: accel.sh [--why] [--kernel BZIMAGE]
 set -euo pipefail
 
-why=
-case "${KIT_ACCEL:-auto}" in
-tcg) accel=tcg why="KIT_ACCEL=tcg" ;;
-kvm | auto)
-	if [ ! -e /dev/kvm ]; then
-		accel=tcg why="no /dev/kvm"
-	elif perl -e 'open(my $f, "+<", "/dev/kvm") or exit 1; my $v = ioctl($f, 0xAE00, 0); exit(($v // -1) == 12 ? 0 : 1)' 2>/dev/null; then
-		accel=kvm why="/dev/kvm usable"
-	else
-		accel=tcg why="/dev/kvm not usable by $(id -un)"
+here=$(dirname "$(realpath "$0")")
+kit_root=$(dirname "$here")
+why_wanted=0 kernel=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--why) why_wanted=1 ;;
+	--kernel) kernel=${2:?--kernel needs a file} && shift ;;
+	*) echo "usage: accel.sh [--why] [--kernel BZIMAGE]" >&2 && exit 2 ;;
+	esac
+	shift
+done
+device=${KIT_KVM_DEVICE:-/dev/kvm}
+
+say() { # ACCEL WHY
+	if [ "$why_wanted" = 1 ]; then echo "${1^^} ($2)"; else echo "$1"; fi
+}
+
+# This boot's probe answer: "kvm REASON" or "tcg REASON"; empty when no
+# kernel can be booted to ask.
+probe_answer() {
+	local state boot_id line
+	state=${KIT_ACCEL_STATE:-$kit_root/build/accel/probe-$(id -u)}
+	boot_id=${KIT_BOOT_ID:-$(cat /proc/sys/kernel/random/boot_id 2>/dev/null || echo unknown)}
+	if [ -n "$kernel" ] && [ ! -f "$kernel" ]; then
+		kernel=
+	elif [ -z "$kernel" ]; then
+		for k in "$kit_root/build/kernel" "$kit_root/build/kernel-mainline"; do
+			[ ! -f "$k/arch/x86/boot/bzImage" ] || { kernel=$k/arch/x86/boot/bzImage && break; }
+		done
 	fi
-	if [ "${KIT_ACCEL:-auto}" = kvm ] && [ "$accel" != kvm ]; then
-		echo "error: KIT_ACCEL=kvm, but $why" >&2
+	mkdir -p "$(dirname "$state")"
+	# One probe at a time: make check boots guests side by side, and the
+	# first one probes while the others wait for its answer.
+	exec 9>>"$state.lock"
+	flock 9
+	line=$(sed -n "s/^$boot_id //p" "$state" 2>/dev/null || true)
+	if [ -z "$line" ] && [ -n "$kernel" ]; then
+		line=$("$here/accel-probe.sh" "$kernel" "$(dirname "$state")")
+		case "$line" in
+		kvm\ * | tcg\ *) echo "$boot_id $line" >"$state" ;;
+		*) line="tcg the KVM probe failed: $line" ;;
+		esac
+	fi
+	exec 9>&-
+	echo "$line"
+}
+
+case "${KIT_ACCEL:-auto}" in
+tcg) say tcg "KIT_ACCEL=tcg" ;;
+kvm)
+	if [ ! -e "$device" ] || [ ! -r "$device" ] || [ ! -w "$device" ]; then
+		echo "error: KIT_ACCEL=kvm, but $device $([ -e "$device" ] && echo "cannot be opened by $(id -un)" || echo "does not exist")" >&2
 		exit 1
+	fi
+	say kvm "KIT_ACCEL=kvm, not probed"
+	;;
+auto)
+	if [ ! -e "$device" ]; then
+		say tcg "no /dev/kvm"
+		exit 0
+	fi
+	if [ ! -r "$device" ] || [ ! -w "$device" ]; then
+		group=$(stat -c %G "$device")
+		say tcg "/dev/kvm not usable by $(id -un): join group $group (sudo adduser $(id -un) $group, then log in again)"
+		exit 0
+	fi
+	line=$(probe_answer)
+	if [ -z "$line" ]; then
+		say tcg "KVM present, not probed yet: no kernel built to boot"
+	else
+		say "${line%% *}" "${line#* }"
 	fi
 	;;
 *)
@@ -28,8 +98,3 @@ kvm | auto)
 	exit 2
 	;;
 esac
-if [ "${1:-}" = --why ]; then
-	echo "${accel^^} ($why)"
-else
-	echo "$accel"
-fi

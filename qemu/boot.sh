@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Boot a guest with QEMU's edu device and a hard timeout, under KVM when
-# /dev/kvm is usable and TCG otherwise (qemu/accel.sh decides; KIT_ACCEL=tcg
-# or kvm forces one).
+# Boot a guest with QEMU's edu device and a hard timeout, under KVM when a
+# guest has been seen to run under it on this boot of the machine, TCG
+# otherwise (qemu/accel.sh decides, probing once; KIT_ACCEL=tcg or kvm forces
+# one). The probe (qemu/accel-probe.sh) gives its guest the same machine:
+# keep the two in step.
 # Usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA_CMDLINE]  (LOG "-" = interactive)
 set -euo pipefail
 
 kernel=$1 initrd=$2 log=$3 extra=${4:-}
 timeout_s=${KIT_BOOT_TIMEOUT:-180}
 here=$(dirname "$(realpath "$0")")
-accel=(-accel "$("$here/accel.sh")")
+accel=(-accel "$("$here/accel.sh" --kernel "$kernel")")
 # KIT_CPUS: virtual CPUs (a stage.conf's STAGE_CPUS; make stress uses 2, which
 # TCG runs on two host threads). One socket each: without ACPI the kernel
 # finds its CPUs in SeaBIOS's MP table, which lists one processor per socket.

@@ -47,7 +47,7 @@ fi
 
 KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$(kit_build_path modules)/$id}" "$checker" "$initrd"
 echo "# stage $id: $title"
-echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why); console log: ${log#"$kit_root"/}"
+echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why --kernel "$kobj/arch/x86/boot/bzImage"); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
 boot_rc=0
 "$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "$cmdline" || boot_rc=$?

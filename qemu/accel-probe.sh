@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Can a guest run under KVM here? Boots BZIMAGE under KVM with a one-line
+# /init (busybox) and waits, at most KIT_ACCEL_PROBE_TIMEOUT seconds (15),
+# for that /init to print its mark: a kernel that reaches user space has
+# passed the early boot that half-working nested KVM cannot run (an
+# "emulation failure" at an xrstor, QEMU aborting on an MSR). The guest gets
+# QEMU's default CPU and the same machine as qemu/boot.sh's.
+# Prints one line: "kvm REASON" when the guest ran, "tcg REASON" when it
+# did not, e.g. "tcg KVM present but a guest could not run: emulation failure".
+# Exits 0 either way; 2 on a usage error.
+# qemu/accel.sh runs it once per boot of this machine and remembers the line.
+# qemu/accel.sh has checked that /dev/kvm exists and that this user can open it.
+# Test seam (make check-static's stubbed probes): KIT_QEMU replaces
+# qemu-system-x86_64.
+# Usage: accel-probe.sh BZIMAGE WORKDIR   (WORKDIR: where the probe's
+# initramfs and console log are kept)
+set -euo pipefail
+
+kernel=${1:?usage: accel-probe.sh BZIMAGE WORKDIR} workdir=${2:?usage: accel-probe.sh BZIMAGE WORKDIR}
+qemu=${KIT_QEMU:-qemu-system-x86_64}
+timeout_s=${KIT_ACCEL_PROBE_TIMEOUT:-15}
+mark=KIT-ACCEL-PROBE-USER-SPACE
+
+[ -f "$kernel" ] || { echo "error: accel-probe.sh: no kernel image $kernel" >&2; exit 2; }
+
+# The probe's initramfs: busybox and an /init that prints the mark and
+# reboots (QEMU's -no-reboot then exits). Made once, kept in WORKDIR.
+mkdir -p "$workdir"
+initrd=$workdir/probe.cpio.gz
+if [ ! -s "$initrd" ]; then
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' EXIT
+	mkdir -p "$root/bin"
+	cp /bin/busybox "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	printf '#!/bin/sh\n/bin/busybox echo %s\n/bin/busybox reboot -f\n' "$mark" >"$root/init"
+	chmod 755 "$root/init"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$initrd.tmp"
+	mv "$initrd.tmp" "$initrd"
+fi
+
+log=$workdir/probe.log
+# QEMU in the background, its console watched: the probe ends as soon as the
+# mark or a known failure shows (after an emulation failure KVM stops the
+# guest, and QEMU would wait for ever).
+failures='emulation failure|failed to set MSR|KVM internal error|Permission denied|failed to initiali[sz]e (kvm|KVM)'
+start=$(date +%s.%N)
+"$qemu" -accel kvm -m 512M -smp 1,sockets=1 -nographic -no-reboot -nic none -device edu \
+	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1" </dev/null >"$log" 2>&1 &
+pid=$!
+rc=
+deadline=$((SECONDS + timeout_s))
+while [ "$SECONDS" -lt "$deadline" ]; do
+	if ! kill -0 "$pid" 2>/dev/null; then
+		rc=0
+		wait "$pid" || rc=$?
+		break
+	fi
+	! grep -qE "$mark|$failures" "$log" || break
+	sleep 0.2
+done
+if [ -z "$rc" ]; then
+	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+	rc=timeout
+fi
+seconds=$(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)")
+log_text=$(tr -d '\r' <"$log")
+
+if grep -q "$mark" <<<"$log_text"; then
+	echo "kvm a guest reached user space in $seconds s"
+	exit 0
+fi
+# Why not, in QEMU's own words where it said one of the known ones.
+case "$log_text" in
+*"emulation failure"*) why="emulation failure" ;;
+*"failed to set MSR"*) why="QEMU aborted: $(grep -o -m 1 'failed to set MSR [^ ]*' <<<"$log_text")" ;;
+*"Permission denied"*) why="permission denied on /dev/kvm" ;;
+*"KVM internal error"*) why="KVM internal error" ;;
+*"failed to initialize kvm"* | *"failed to initialize KVM"*) why="QEMU could not initialise KVM" ;;
+*)
+	if [ "$rc" = timeout ]; then
+		why="no user space within $timeout_s s"
+	else
+		last=$(grep -v '^\s*$' <<<"$log_text" | tail -n 1 | cut -c 1-80)
+		why="QEMU exited with $rc before user space${last:+: $last}"
+	fi
+	;;
+esac
+echo "tcg KVM present but a guest could not run: $why"
