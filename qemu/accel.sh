@@ -83,7 +83,7 @@ auto)
 	fi
 	if [ ! -r "$device" ] || [ ! -w "$device" ]; then
 		group=$(stat -c %G "$device")
-		say tcg "/dev/kvm not usable by $(id -un): join group $group (sudo adduser $(id -un) $group, then log in again)"
+		say tcg "/dev/kvm not usable by $(id -un): join group $group with sudo adduser $(id -un) $group, then log in again"
 		exit 0
 	fi
 	line=$(probe_answer)

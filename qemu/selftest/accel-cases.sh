@@ -77,7 +77,7 @@ as=()
 n=$((n + 1))
 got=$("${as[@]}" env -u KIT_ACCEL KIT_ACCEL_STATE="$tmp/none/state" KIT_KVM_DEVICE="$tmp/kvm.closed" KIT_QEMU="$tmp/works" \
 	"$chooser" --why "${k[@]}" 2>&1) || got="$got; exit $?"
-if [[ "$got" == "TCG (/dev/kvm not usable by "*": join group "*")" ]] && [ ! -e "$tmp/works.calls" ]; then
+if [[ "$got" == "TCG (/dev/kvm not usable by "*": join group "*" with sudo adduser "*")" ]] && [ ! -e "$tmp/works.calls" ]; then
 	echo "ok: /dev/kvm this user cannot open: $got"
 else
 	echo "WRONG: /dev/kvm this user cannot open: got \"$got\"$([ ! -e "$tmp/works.calls" ] || echo ", and the probe ran")"
