@@ -44,9 +44,12 @@ log=$workdir/probe.log
 # mark or a known failure shows (after an emulation failure KVM stops the
 # guest, and QEMU would wait for ever).
 failures='emulation failure|failed to set MSR|KVM internal error|Permission denied|failed to initiali[sz]e (kvm|KVM)'
+# Emptied here, before QEMU starts: the loop below must not read a former
+# probe's log.
+: >"$log"
 start=$(date +%s.%N)
 "$qemu" -accel kvm -m 512M -smp 1,sockets=1 -nographic -no-reboot -nic none -device edu \
-	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1" </dev/null >"$log" 2>&1 &
+	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1" </dev/null >>"$log" 2>&1 &
 pid=$!
 rc=
 deadline=$((SECONDS + timeout_s))

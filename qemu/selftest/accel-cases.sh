@@ -50,7 +50,7 @@ case_is() {
 	while [ "$1" != -- ]; do env+=("$1") && shift; done
 	shift
 	n=$((n + 1))
-	got=$(env -u KIT_ACCEL KIT_ACCEL_STATE="$tmp/state-$n" KIT_BOOT_ID=boot-a KIT_ACCEL_PROBE_TIMEOUT=3 \
+	got=$(env -u KIT_ACCEL KIT_ACCEL_STATE="$tmp/case-$n/state" KIT_BOOT_ID=boot-a KIT_ACCEL_PROBE_TIMEOUT=3 \
 		KIT_KVM_DEVICE="$tmp/kvm" "${env[@]}" "$chooser" "$@" 2>&1) || rc=$?
 	got="$got; exit $rc"
 	# shellcheck disable=SC2053 # WANT is a glob
@@ -71,7 +71,7 @@ case_is "no /dev/kvm, KIT_ACCEL=tcg" "tcg; exit 0" KIT_KVM_DEVICE="$tmp/none" KI
 # A /dev/kvm this user cannot open: asked as nobody when run as root (root
 # opens anything).
 touch "$tmp/kvm.closed"
-chmod 600 "$tmp/kvm.closed"
+chmod 000 "$tmp/kvm.closed"
 as=()
 [ "$(id -u)" != 0 ] || as=(setpriv --reuid=nobody --regid=nogroup --clear-groups)
 n=$((n + 1))
