@@ -54,7 +54,7 @@ KIT_612_STAGES = $(eval KIT_612_STAGES := $$(shell qemu/stages.sh list-kernel 6.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter mainline,$(shell qemu/stages.sh kernel $(STAGE))))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
+.PHONY: all help ready packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
@@ -76,6 +76,9 @@ ifeq ($(MAKELEVEL),0)
 else
 	@:
 endif
+
+ready: ## the day before a workshop: packages, disk, both kernels, the guests' accelerator, network, work/; ends READY or NOT READY and what to do
+	@scripts/setup/ready.sh || true
 
 kernel-source: $(SOURCE_STAMP) ## unpack linux-source-6.12 into build/linux and apply patches/series
 $(SOURCE_STAMP): $(PATCH_FILES) scripts/kernel/kernel-source.sh | packages
@@ -253,9 +256,9 @@ record-times: ## after a timed make check: write its timeline and figures into D
 record-fail-nth: ## after make check: write each guest's fail-nth sweep figures (fault points per mapped file) into the error paths page
 	@scripts/dev/record-fail-nth.sh
 
-fresh-machine-test: ## (root, SUITE=bookworm|trixie) make then make check in a fresh minbase debootstrap chroot of that Debian release
+fresh-machine-test: ## (root, SUITE=bookworm|trixie [AS=root]) make then make check in a fresh minbase debootstrap chroot of that Debian release, as an ordinary user (AS=root: as root)
 	@test -n "$(SUITE)" || { echo "usage: make fresh-machine-test SUITE=bookworm|trixie" >&2; exit 2; }
-	@scripts/dev/fresh-machine-test.sh $(SUITE) $(CHROOT)
+	@scripts/dev/fresh-machine-test.sh $(if $(AS),--as $(AS)) $(SUITE) $(CHROOT)
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
 	@scripts/series/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)

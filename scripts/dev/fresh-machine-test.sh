@@ -1,19 +1,33 @@
 #!/usr/bin/env bash
-# make fresh-machine-test SUITE=trixie: prove `make` then `make check` from
-# nothing on a fresh Debian machine of that release. It is a minbase
-# debootstrap chroot of SUITE (bookworm or trixie, any release with a list in
-# scripts/setup/releases/) whose apt sources are this machine's Debian mirror
-# for SUITE, written inside the chroot only (the host's sources are never
-# touched). Inside, as root, only `make` is installed by hand, into a fresh
-# clone of this repository with ../shared beside it; `make` installs the
-# rest. Prints the time of each part and records it, with make check's
-# closing line, in Documentation/measured-releases.txt.
-# Usage: fresh-machine-test.sh SUITE [CHROOT_DIR]   (root; not part of make check)
+# make fresh-machine-test SUITE=trixie [AS=root]: prove `make` then `make
+# check` from nothing on a fresh Debian machine of that release. It is a
+# minbase debootstrap chroot of SUITE (bookworm or trixie, any release with a
+# list in scripts/setup/releases/) whose apt sources are this machine's Debian
+# mirror for SUITE, written inside the chroot only (the host's sources are
+# never touched); the chroot sees the host's /dev, /dev/kvm included. Inside,
+# only `make` is installed by hand, into a fresh clone of this repository
+# with ../shared beside it. Then, as the README says:
+#   --as user (the default): an ordinary user, "learner" (not root, not in
+#     group kvm), runs `make`, which must fail printing the apt-get line;
+#     root runs that line; then the user runs `make` and `make check`;
+#   --as root: root runs `make` (it installs the packages) and `make check`.
+# Prints the time of each part and records it, with the kernel builds, the
+# guests' accelerator and make check's closing line, in
+# Documentation/measured-releases.txt. A run is labelled "alone" only when
+# no other fresh-machine test ran beside it and the host took no CPU time
+# from this machine (steal); else the label says what ran beside it.
+# Usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]
+#   (root; not part of make check)
 # CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE, kept for re-runs (only the
 # clone inside is made anew each time).
 set -euo pipefail
 
-suite=${1:?usage: fresh-machine-test.sh SUITE [CHROOT_DIR]}
+as=user
+if [ "${1:-}" = --as ]; then
+	as=${2:?--as needs user or root} && shift 2
+fi
+case "$as" in user | root) ;; *) echo "error: --as $as: use user or root" >&2 && exit 2 ;; esac
+suite=${1:?usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]}
 root=$(realpath -m "${2:-/var/tmp/kit-fresh-$suite}")
 top=$(realpath "$(dirname "$0")/../..")
 [ -f "$top/scripts/setup/releases/$suite.txt" ] ||
@@ -58,17 +72,58 @@ commit=$(git -C "$root/kit/main" rev-parse --short HEAD)
 [ ! -d "$top/../shared" ] || cp -r "$top/../shared" "$root/kit/shared"
 echo ">> Debian $suite chroot $root: clone of $commit in /kit/main"
 
+# Other fresh-machine tests running beside this one: each run keeps a file
+# in $running while it runs, and writes its suite into the .beside file of
+# every run it finds there when it starts.
+running=/var/tmp/kit-fresh-running
+mkdir -p "$running"
+me=$running/$suite.$$
+beside=$(find "$running" -maxdepth 1 -type f ! -name '*.beside' -printf '%f\n' | sed 's/\..*//' | sort -u | tr '\n' ' ')
+for other in "$running"/*; do
+	case "$other" in *.beside | "$running/*") continue ;; esac
+	echo "$suite" >>"$other.beside"
+done
+: >"$me"
+trap 'cleanup; rm -f "$me" "$me.beside"' EXIT
+steal0=$(awk '/^cpu / { print $9; exit }' /proc/stat)
+t_start=$(date +%s)
+
 rc=0
-# The script runs inside the chroot: its variables expand there.
+# The scripts run inside the chroot: their variables expand there.
+in_chroot() { # USER SCRIPT
+	local spec=()
+	[ "$1" = root ] || spec=(--userspec="$1:$1")
+	chroot "${spec[@]}" "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$([ "$1" = root ] && echo /root || echo "/home/$1")" \
+		USER="$1" LOGNAME="$1" TERM=dumb /bin/bash -c "$2"
+}
 # shellcheck disable=SC2016
-chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TERM=dumb /bin/bash -c '
+in_chroot root '
 	set -euo pipefail
 	t0=$(date +%s)
 	apt-get update -q >/dev/null
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q make >/dev/null
-	t1=$(date +%s)
-	echo ">> make installed by hand in $((t1 - t0)) s"
+	echo ">> make installed by hand in $(($(date +%s) - t0)) s"
+'
+if [ "$as" = user ]; then
+	in_chroot root 'id learner >/dev/null 2>&1 || useradd -m -s /bin/bash learner; chown -R learner:learner /kit'
+	echo ">> as the ordinary user learner: make, which must print the apt-get line"
+	# shellcheck disable=SC2016
+	in_chroot learner 'cd /kit/main && make' >"$root/kit/make-as-user.log" 2>&1 &&
+		{ echo "error: make as an ordinary user on a fresh machine succeeded without the packages" >&2; exit 1; }
+	cat "$root/kit/make-as-user.log"
+	line=$(sed -n 's/^ *sudo \(apt-get install .*\)/\1/p' "$root/kit/make-as-user.log")
+	[ -n "$line" ] || { echo "error: make as an ordinary user printed no 'sudo apt-get install' line" >&2; exit 1; }
+	echo ">> as root, the line make printed: $line"
+	t0=$(date +%s)
+	in_chroot root "DEBIAN_FRONTEND=noninteractive ${line/apt-get install/apt-get install -y -q} >/dev/null"
+	packages=$(($(date +%s) - t0))
+	echo ">> packages installed in $packages s"
+fi
+# shellcheck disable=SC2016
+in_chroot "$([ "$as" = user ] && echo learner || echo root)" '
+	set -euo pipefail
 	cd /kit/main
+	t1=$(date +%s)
 	make
 	t2=$(date +%s)
 	echo ">> make took $((t2 - t1)) s"
@@ -80,11 +135,29 @@ chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root TER
 	exit "$rc"
 ' || rc=$?
 [ -f "$root/kit/fresh-times" ] || { echo "error: make failed in the $suite chroot (exit $rc)" >&2; exit 1; }
+
+# The label: alone, or what ran beside it.
+stolen=$(awk -v s0="$steal0" -v hz="$(getconf CLK_TCK)" -v t=$(($(date +%s) - t_start)) \
+	'/^cpu / { printf "%.1f", ($9 - s0) / hz / (t > 0 ? t : 1); exit }' /proc/stat)
+beside=$(echo "$beside $(cat "$me.beside" 2>/dev/null)" | tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' ')
+label=alone
+[ -z "${beside// /}" ] || label="beside the fresh-machine test of ${beside% }"
+if awk -v s="$stolen" 'BEGIN { exit !(s >= 0.2) }'; then
+	[ "$label" = alone ] && label="beside other guests of the host: $stolen cores taken" || label+=", and $stolen cores taken by the host"
+fi
 # One line per release in Documentation/measured-releases.txt (make
-# record-times shows them in the README and the guide): what a fresh machine
-# of that release took, and make check's closing line.
+# record-times shows them in the README and the guide; scripts/kernel/kernel.sh
+# announces its kernel builds): what a fresh machine of that release took,
+# and make check's closing line. Values with spaces are written with _.
+t=$root/kit/main/build/timings
+field() { # NAME FILE: NAME=the file's first line, spaces as _
+	[ ! -f "$2" ] || printf ' %s=%s' "$1" "$(head -n 1 "$2" | tr ' ' _)"
+}
 summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$root/kit/check.log" | tail -n 1)
-line="$suite $(cat "$root/kit/fresh-times") commit=$commit date=$(date -u +%F) accel=$("$top/qemu/accel.sh") cores=$(nproc) summary=${summary// /_}"
+accel_why=$(grep -m 1 -oE 'under (KVM|TCG) \([^)]*\)' "$root/kit/check.log" | sed 's/^under //' || true)
+line="$suite as=$as $(cat "$root/kit/fresh-times")${packages:+ packages=$packages}$([ -n "${packages:-}" ] || field packages "$t/packages")$(field kernel "$t/kernel-kernel")$(field kernel_load "$t/kernel-kernel.load")"
+line+="$(field kernel_mainline "$t/kernel-kernel-mainline")$(field kernel_mainline_load "$t/kernel-kernel-mainline.load")"
+line+=" commit=$commit date=$(date -u +%F) accel=${accel_why// /_} cores=$(nproc) run=${label// /_} summary=${summary// /_}"
 data="$top/Documentation/measured-releases.txt"
 { grep -v "^$suite " "$data" 2>/dev/null || true; echo "$line"; } | sort >"$data.new" && mv "$data.new" "$data"
 echo ">> fresh Debian $suite: $line"

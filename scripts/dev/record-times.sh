@@ -14,6 +14,9 @@ get() { if [ -f "$t/$1" ]; then cat "$t/$1"; else echo "not measured"; fi; }
 secs() { case "$1" in *[!0-9]*) echo "$1" ;; *) echo "$1 s" ;; esac; }
 clock() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 mins() { case "$1" in *[!0-9]*) echo "$1" ;; *) printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)) ;; esac; }
+# A kernel build's time, and whether the machine was otherwise idle during it
+# (scripts/kernel/kernel.sh measures it): "2 min 25 s, alone".
+built() { echo "$(mins "$(get "$1")")$([ ! -f "$t/$1.load" ] || echo ", $(cat "$t/$1.load")")"; }
 # The facts both outputs show, read once.
 commit=$(git -C "$top" rev-parse --short HEAD)
 machine="$(nproc) cores ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1))"
@@ -28,10 +31,17 @@ release_rows() { # rst|md
 		declare -A f=()
 		for kv in $fields; do f[${kv%%=*}]=${kv#*=}; done
 		case "$suite" in bookworm) name="12 (bookworm)" ;; trixie) name="13 (trixie)" ;; *) name=$suite ;; esac
-		cells=("$name" "$(mins "${f[make]}")" "$(mins "${f[check]}")" "${f[summary]//_/ }"
-			"commit ${f[commit]}, ${f[date]}, ${f[cores]} cores, ${f[accel]^^}")
+		# Older lines lack the newer fields: as (root then), the kernel
+		# build and the run's label.
+		kernel=
+		[ -z "${f[kernel]:-}" ] || kernel=" (its 6.12 kernel: $(mins "${f[kernel]}"), ${f[kernel_load]:-load not measured})"
+		accel=${f[accel]//_/ }
+		accel=${accel/#tcg/TCG} && accel=${accel/#kvm/KVM}
+		cells=("$name" "${f[as]:-root}" "$(mins "${f[make]}")${kernel//_/ }" "$(mins "${f[check]}")" "${f[summary]//_/ }"
+			"commit ${f[commit]}, ${f[date]}, ${f[cores]} cores, $accel, ${f[run]:-load not recorded}")
+		cells[5]=${cells[5]//_/ }
 		if [ "$1" = md ]; then
-			printf '| %s | %s | %s | %s | %s |\n' "${cells[@]}"
+			printf '| %s | %s | %s | %s | %s | %s |\n' "${cells[@]}"
 		else
 			printf '   * - %s\n' "${cells[0]}"
 			printf '     - %s\n' "${cells[@]:1}"
@@ -46,9 +56,9 @@ total=
 # make check's timeline (scripts/lib/check-phase.sh), one list-table row per
 # phase; the kernel builds and the first guest are named on their rows.
 phase_rows() {
-	awk -F'\t' -v end="$total" -v k612="$(mins "$(get kernel-kernel)")" \
+	awk -F'\t' -v end="$total" -v k612="$(built kernel-kernel)" \
 		-v unpack="$(secs "$(get unpack)")" -v conf="$(secs "$(get configure-kernel)")" \
-		-v kml="$(mins "$(get kernel-kernel-mainline)")" -v boot="${first_boot:+$(clock "$first_boot")}" '
+		-v kml="$(built kernel-kernel-mainline)" -v boot="${first_boot:+$(clock "$first_boot")}" '
 		{ at[NR] = $1; what[NR] = $2 }
 		END {
 			for (i = 1; i <= NR; i++) {
@@ -73,6 +83,7 @@ out="$top/Documentation/measured-times.inc"
 		echo "   :header-rows: 1"
 		echo
 		echo "   * - Debian"
+		echo "     - user"
 		echo "     - \`\`make\`\` from nothing"
 		echo "     - then \`\`make check\`\`"
 		echo "     - its closing line"
@@ -97,11 +108,11 @@ out="$top/Documentation/measured-times.inc"
 	echo "   * - configuring the kernel (tinyconfig + qemu/kernel.config)"
 	echo "     - $(mins "$(get configure-kernel)")"
 	echo "   * - building the kernel from scratch"
-	echo "     - $(mins "$(get kernel-kernel)")"
+	echo "     - $(built kernel-kernel)"
 	echo "   * - fetching Debian's mainline linux-source-7.* (private apt state) and unpacking it"
 	echo "     - $(mins "$(get mainline-source)")"
 	echo "   * - building the mainline kernel from scratch (in the background of the 6.12 guests)"
-	echo "     - $(mins "$(get kernel-kernel-mainline)")"
+	echo "     - $(built kernel-kernel-mainline)"
 	if [ -n "$first_boot" ]; then
 		echo "   * - the first guest boots, after the start of \`\`make check\`\`"
 		echo "     - $(mins "$first_boot")"
@@ -160,8 +171,8 @@ block=$(mktemp)
 {
 	echo "$begin"
 	if [ -f "$releases" ]; then
-		echo "| Debian | \`make\` from nothing | then \`make check\` | its closing line | measured |"
-		echo '|---|---|---|---|---|'
+		echo "| Debian | user | \`make\` from nothing | then \`make check\` | its closing line | measured |"
+		echo '|---|---|---|---|---|---|'
 		release_rows md
 		echo
 	fi
