@@ -10,12 +10,16 @@
 # archive no longer serves it, the newest linux-source-7.* is used with a loud
 # warning. Exit status 3 means "no mainline source can be had" (no network, no
 # package): callers report the mainline checks as skipped, never as passed.
-# Usage: fetch-mainline-source.sh DEST
+# With --reachable it fetches nothing but the sid suite's Release file (about
+# 200 kB), to say whether the mirror can be reached (make ready).
+# Usage: fetch-mainline-source.sh DEST | --reachable
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
 kit_root=$(dirname "$(dirname "$here")")
-dest=$(realpath -m "$1")
+reachable=0
+[ "$1" != --reachable ] || reachable=1
+dest=$(realpath -m -- "$1")
 pin=$(cat "$kit_root/patches-mainline/tested-version.txt")
 apt_dir=${KIT_APT_DIR:-$kit_root/build/mainline-apt}
 stamp="$dest/.kit-source-version"
@@ -37,6 +41,14 @@ if [ -z "$mirror" ]; then
 	mirror=$(awk '$1 == "deb" && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
 fi
 [ -n "$mirror" ] || unavailable "no Debian mirror is configured in /etc/apt on this machine"
+if [ "$reachable" = 1 ]; then
+	release=$(mktemp)
+	trap 'rm -f "$release"' EXIT
+	timeout 30 /usr/lib/apt/apt-helper download-file "${mirror%/}/dists/sid/Release" "$release" >/dev/null 2>&1 ||
+		unavailable "cannot read ${mirror%/}/dists/sid/Release within 30 s (no network?)"
+	echo "$mirror reached"
+	exit 0
+fi
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 cat >"$apt_dir/etc/sources.list" <<SOURCES
 deb [signed-by=$keyring] $mirror trixie-backports main

@@ -12,7 +12,13 @@
 # Every make target runs this check, so it is one dpkg-query when nothing is
 # missing. When apt is needed and another apt holds the dpkg lock, apt-get
 # waits for it (saying so) instead of failing.
+#   --dry-run   install nothing: say whether every package is there, else
+#               print the apt-get line (make ready)
+# Usage: packages.sh [--dry-run]
 set -euo pipefail
+
+dry_run=0
+[ "${1:-}" != --dry-run ] || dry_run=1
 
 here=$(dirname "$(realpath "$0")")
 kit_root=$(realpath "$here/../..")
@@ -61,13 +67,20 @@ for p in "${packages[@]}"; do
 		fi
 	fi
 done
-[ ${#missing[@]} -gt 0 ] || exit 0
+if [ ${#missing[@]} = 0 ]; then
+	[ "$dry_run" = 0 ] || echo "all ${#packages[@]} packages of scripts/setup/releases/$release.txt are installed"
+	exit 0
+fi
 
-if [ "$(id -u)" != 0 ]; then
+if [ "$(id -u)" != 0 ] || [ "$dry_run" = 1 ]; then
 	line=()
 	for p in "${missing[@]}"; do line+=("$p${pin[$p]:+=${pin[$p]}}"); done
-	echo "error: missing Debian packages (list: scripts/setup/releases/$release.txt), and not root to install them. Run:" >&2
-	echo "  sudo apt-get install --allow-downgrades ${line[*]}" >&2
+	if [ "$dry_run" = 1 ]; then
+		echo "${#missing[@]} of ${#packages[@]} packages missing (list: scripts/setup/releases/$release.txt). Run:"
+	else
+		echo "error: missing Debian packages (list: scripts/setup/releases/$release.txt), and not root to install them. Run:" >&2
+	fi
+	echo "  sudo apt-get install --allow-downgrades --no-install-recommends ${line[*]}" >&2
 	exit 1
 fi
 

@@ -170,6 +170,24 @@ result "$rc" "make packages: every release list pins linux-source-6.12; an unkno
 # in the test's name.
 out=$(qemu/selftest/accel-cases.sh 2>&1)
 result $? "qemu/accel.sh, against stubs of every kind of machine ($(grep -c '^ok: ' <<<"$out") cases); guests here: $(qemu/accel.sh --why)" "$(grep -v '^ok: ' <<<"$out")"
+# make ready (scripts/setup/ready.sh): a line for each of its checks and a
+# last line that agrees with them (READY exactly when no line asks for
+# something), the 6.12 kernel seen as built (it is, here), and an unknown
+# Debian release seen as not ready because of its packages.
+out=$(scripts/setup/ready.sh 2>&1)
+ready_rc=$?
+rc=0
+for check in packages 6.12 mainline disk guests network work; do
+	grep -q "^$check " <<<"$out" || { echo "no '$check' line" && rc=1; }
+done
+last=$(tail -n 1 <<<"$out")
+asks=$(grep -cE '^[a-z0-9.]+ +TO DO: ' <<<"$out")
+if [ "$asks" = 0 ]; then [[ "$last" == READY* && "$ready_rc" = 0 ]] || rc=1; else [[ "$last" == "NOT READY: "*"; then make ready again" && "$ready_rc" = 1 ]] || rc=1; fi
+grep -q '^6.12 *ok: ' <<<"$out" || rc=1
+bad_release=$(KIT_DEBIAN_RELEASE=nonesuch scripts/setup/ready.sh 2>&1)
+[[ "$(tail -n 1 <<<"$bad_release")" == "NOT READY: error: this machine's Debian release (nonesuch) is not one the kit supports"* ]] || rc=1
+result "$rc" "make ready: one line a check, the verdict agrees with them ($last); an unknown release is not ready" \
+	"$out"$'\n'"--- with KIT_DEBIAN_RELEASE=nonesuch:"$'\n'"$bad_release"
 # The layout: each script the Makefile runs is scripts/JOB/TARGET.sh, named
 # after its make target (scripts/lib/ holds the helpers several jobs share),
 # so make help is the index; and calls go one way, Makefile -> scripts/ ->
