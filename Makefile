@@ -256,9 +256,9 @@ record-times: ## after a timed make check: write its timeline and figures into D
 record-fail-nth: ## after make check: write each guest's fail-nth sweep figures (fault points per mapped file) into the error paths page
 	@scripts/dev/record-fail-nth.sh
 
-fresh-machine-test: ## (root, SUITE=bookworm|trixie [AS=root]) make then make check in a fresh minbase debootstrap chroot of that Debian release, as an ordinary user (AS=root: as root)
+fresh-machine-test: ## (root, SUITE=bookworm|trixie [AS_ROOT=1]) make then make check in a fresh minbase debootstrap chroot of that Debian release, as an ordinary user (AS_ROOT=1: as root)
 	@test -n "$(SUITE)" || { echo "usage: make fresh-machine-test SUITE=bookworm|trixie" >&2; exit 2; }
-	@scripts/dev/fresh-machine-test.sh $(if $(AS),--as $(AS)) $(SUITE) $(CHROOT)
+	@scripts/dev/fresh-machine-test.sh $(if $(AS_ROOT),--as root) $(SUITE) $(CHROOT)
 
 kernel-git: packages ## make build/kernel-git: the pristine tree + one commit per patch, to edit the series
 	@scripts/series/kernel-git.sh $(TARBALL) $(BUILD)/kernel-git $(PATCHES)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make fresh-machine-test SUITE=trixie [AS=root]: prove `make` then `make
+# make fresh-machine-test SUITE=trixie [AS_ROOT=1]: prove `make` then `make
 # check` from nothing on a fresh Debian machine of that release. It is a
 # minbase debootstrap chroot of SUITE (bookworm or trixie, any release with a
 # list in scripts/setup/releases/) whose apt sources are this machine's Debian
