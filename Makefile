@@ -22,11 +22,13 @@ FRAGMENT := $(TOP)/qemu/kernel.config
 # A kit copied (cp -a) or moved (mv) after a build: kbuild's object
 # directories hold the old absolute path, so rewrite it before anything runs
 # (build/.kit-root says where build/ was made). Quick when nothing moved.
-# Not on a fresh clone: nothing to rewrite, and python3 may not be installed
-# yet (make packages installs it).
+# On a fresh clone only the stamp is written, by the shell: nothing to
+# rewrite yet, and python3 may not be installed (make packages installs it).
 ifeq ($(MAKELEVEL),0)
 ifneq ($(wildcard $(BUILD)),)
 $(shell scripts/setup/relocate-build.py $(BUILD) >&2)
+else
+$(shell mkdir -p $(BUILD) && realpath $(TOP) >$(BUILD)/.kit-root)
 endif
 endif
 
