@@ -82,8 +82,12 @@ auto)
 		exit 0
 	fi
 	if [ ! -r "$device" ] || [ ! -w "$device" ]; then
-		group=$(stat -c %G "$device")
-		say tcg "/dev/kvm not usable by $(id -un): join group $group with sudo adduser $(id -un) $group, then log in again"
+		read -r mode owner group < <(stat -c '%a %U %G' "$device")
+		if [ $(((8#$mode >> 3) & 6)) = 6 ]; then
+			say tcg "/dev/kvm not usable by $(id -un): join group $group with sudo adduser $(id -un) $group, then log in again"
+		else
+			say tcg "/dev/kvm not usable by $(id -un): mode $mode, only $owner may open it"
+		fi
 		exit 0
 	fi
 	line=$(probe_answer)
