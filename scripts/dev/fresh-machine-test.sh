@@ -14,13 +14,25 @@
 # Prints the time of each part and records it, with the kernel builds, the
 # guests' accelerator and make check's closing line, in
 # Documentation/measured-releases.txt. A run is labelled "alone" only when
-# no other fresh-machine test ran beside it and the host took no CPU time
-# from this machine (steal); else the label says what ran beside it.
+# the machine's busy CPU time during it was the run's own (the script is a
+# child subreaper, so the CPU time of the background jobs that make check
+# leaves behind counts as its own too) and the host took no CPU time from
+# this machine (steal); else the label says what ran beside it, naming any
+# other fresh-machine test.
 # Usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]
 #   (root; not part of make check)
 # CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE, kept for re-runs (only the
 # clone inside is made anew each time).
 set -euo pipefail
+
+# Become a child subreaper (prctl PR_SET_CHILD_SUBREAPER, kept across exec):
+# processes orphaned inside the chroot are then reaped by this script, and
+# their CPU time is in its `times`.
+if [ -z "${KIT_FRESH_SUBREAPER:-}" ]; then
+	exec env KIT_FRESH_SUBREAPER=1 python3 -c 'import ctypes, os, sys
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+os.execvp(sys.argv[1], sys.argv[1:])' "$0" "$@"
+fi
 
 as=user
 if [ "${1:-}" = --as ]; then
@@ -84,8 +96,15 @@ for other in "$running"/*; do
 	echo "$suite" >>"$other.beside"
 done
 : >"$me"
-trap 'cleanup; rm -f "$me" "$me.beside"' EXIT
-steal0=$(awk '/^cpu / { print $9; exit }' /proc/stat)
+trap 'cleanup; rm -f "$me" "$me.beside" "$me.times"' EXIT
+# The machine's busy and stolen CPU time (/proc/stat), and this script's
+# children's CPU time (`times`, run in this shell), at the start and the end.
+cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat; }
+# The children line of what `times` wrote: user + system, in seconds.
+children_cpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } print t }' "$me.times"; }
+read -r busy0 steal0 < <(cpu_ticks)
+times >"$me.times"
+ours0=$(children_cpu)
 t_start=$(date +%s)
 
 rc=0
@@ -137,13 +156,21 @@ in_chroot "$([ "$as" = user ] && echo learner || echo root)" '
 [ -f "$root/kit/fresh-times" ] || { echo "error: make failed in the $suite chroot (exit $rc)" >&2; exit 1; }
 
 # The label: alone, or what ran beside it.
-stolen=$(awk -v s0="$steal0" -v hz="$(getconf CLK_TCK)" -v t=$(($(date +%s) - t_start)) \
-	'/^cpu / { printf "%.1f", ($9 - s0) / hz / (t > 0 ? t : 1); exit }' /proc/stat)
+read -r busy1 steal1 < <(cpu_ticks)
+times >"$me.times"
+ours1=$(children_cpu)
+read -r other stolen < <(awk -v b=$((busy1 - busy0)) -v s=$((steal1 - steal0)) -v ours="$ours0 $ours1" \
+	-v hz="$(getconf CLK_TCK)" -v t=$(($(date +%s) - t_start)) 'BEGIN {
+	split(ours, o, " "); t = t > 0 ? t : 1
+	other = (b / hz - (o[2] - o[1])) / t
+	printf "%.1f %.1f\n", other > 0 ? other : 0, s / hz / t
+}')
 beside=$(echo "$beside $(cat "$me.beside" 2>/dev/null)" | tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' ')
 label=alone
-[ -z "${beside// /}" ] || label="beside the fresh-machine test of ${beside% }"
-if awk -v s="$stolen" 'BEGIN { exit !(s >= 0.2) }'; then
-	[ "$label" = alone ] && label="beside other guests of the host: $stolen cores taken" || label+=", and $stolen cores taken by the host"
+if [ -n "${beside// /}" ] || awk -v o="$other" -v s="$stolen" 'BEGIN { exit !(o >= 0.2 || s >= 0.2) }'; then
+	label="beside other work: $other of $(nproc) cores busy with it"
+	[ -z "${beside// /}" ] || label+=", the fresh-machine test of ${beside% } among it"
+	! awk -v s="$stolen" 'BEGIN { exit !(s >= 0.2) }' || label+=", $stolen taken by the host"
 fi
 # One line per release in Documentation/measured-releases.txt (make
 # record-times shows them in the README and the guide; scripts/kernel/kernel.sh
