@@ -2,9 +2,13 @@
 # The verdict that ends a failing stage: each failing test by name, with a
 # one-line hint. A test that proves a TODO (STAGE_TODO_CHECKS) points at that
 # TODO in the file that was checked (the learner's copy, else the solution:
-# build/modules/ID/.checked); any other test gives the last line it logged.
+# build/modules/ID/.checked), the TODO's line ending with the message of its
+# first failing test; any other test gives the last line it logged.
 # Failures of the harness's own checks (the guest did not finish, the kernel
-# log) say what to look at, and a known oops is named.
+# log) say what to look at. What is diagnosed comes first: a kernel report
+# with a known cause (an oops, a warning), else every mmap() refused with
+# one errno, with its likely causes. A test that runs once per device (a
+# stage with two) is named once on its TODO's line.
 # Usage: verdict.sh STAGE_ID FAILURES_FILE CONSOLE_LOG [HARNESS_FAILURE...]
 #   FAILURES_FILE: "TEST<TAB>MESSAGE" lines (qemu/tap-summary.pl --failures)
 set -euo pipefail
@@ -38,14 +42,24 @@ todo_hint() { # N
 }
 
 # Tests that prove a TODO, grouped under it; the others, with their message.
-declare -A by_todo=()
+# A TODO's line ends with the first of its tests' messages: the reason is
+# there, not only in the test's output far above.
+declare -A by_todo=() why_todo=()
 others=()
 count=0
+plain_refused=
 while IFS=$'\t' read -r test message; do
 	[ -n "$test" ] || continue
 	count=$((count + 1))
+	# The plainest request refused: "every mmap() fails" below.
+	[ "$test" != bad.whole_region_maps ] || plain_refused=$message
 	if n=$(kit_todo_of "$id" "$test"); then
-		by_todo[$n]="${by_todo[$n]:+${by_todo[$n]}, }$test"
+		# A stage with two devices runs each test twice: one name each.
+		case ", ${by_todo[$n]:-}," in
+		*", $test,"*) ;;
+		*) by_todo[$n]="${by_todo[$n]:+${by_todo[$n]}, }$test" ;;
+		esac
+		[ -n "${why_todo[$n]:-}" ] || [ -z "$message" ] || why_todo[$n]="$test: $message"
 	else
 		case "$test" in
 		*": "*) others+=("$test${message:+: $message}") ;; # a description already
@@ -53,9 +67,24 @@ while IFS=$'\t' read -r test message; do
 		esac
 	fi
 done <"$failures"
+# First what is diagnosed: kernel reports with a known cause (the mistake,
+# and what to write), else every mmap() refused with one errno.
 lines=()
+known() { # ERE HINT
+	! grep -aqE "$1" "$log" 2>/dev/null || lines+=("$2")
+}
+known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected; a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
+known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned a positive value; return a negative errno (-EAGAIN, not EAGAIN)"
+known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)"
+if [ ${#lines[@]} = 0 ] && [[ "$plain_refused" =~ failed:\ (E[A-Z0-9]+) ]]; then
+	errno=${BASH_REMATCH[1]}
+	lines+=("every mmap() fails with $errno, the plainest one included (bad.whole_region_maps): a refusal that refuses everything. Likely: a flag test given the old mask where a VMA_*_BIT number is meant (vma_desc_test(desc, VM_MAYSHARE)), VM_SHARED where VM_MAYSHARE is meant, a range check comparing pages with bytes or testing the wrong way round, an errno returned where 0 is meant")
+fi
 for n in $(printf '%s\n' "${!by_todo[@]}" | sort -n); do
-	lines+=("$(todo_hint "$n") [fails ${by_todo[$n]}]")
+	why=${why_todo[$n]:-}
+	# "[fails a: its message]", or "[fails a, b; a: its message]".
+	if [ "${why%%: *}" = "${by_todo[$n]}" ]; then why=": ${why#*: }"; else why=${why:+; $why}; fi
+	lines+=("$(todo_hint "$n") [fails ${by_todo[$n]}$why]")
 done
 more=0
 for o in "${others[@]}"; do
@@ -65,13 +94,6 @@ for h in "$@"; do
 	count=$((count + 1))
 	lines+=("$h")
 done
-# Kernel reports with a known cause: the mistake, and what to write.
-known() { # ERE HINT
-	! grep -aqE "$1" "$log" 2>/dev/null || lines+=("$2")
-}
-known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected; a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
-known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned a positive value; return a negative errno (-EAGAIN, not EAGAIN)"
-known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)"
 [ "$count" -gt 0 ] || exit 0
 echo "#"
 echo "# stage $id: $count failing; ${which:-its sources}${checked:+, $checked}:"

@@ -11,7 +11,9 @@
  *
  * The I/O mapping's memory type: while the BAR is mapped, x86 PAT lists an
  * uncached-minus reservation for it in /sys/kernel/debug/x86/pat_memtype_list,
- * and after munmap() the list is back to what it was.
+ * and after munmap() the list is back to what it was. That reservation is
+ * also where a mapping at a file offset shows which part of the BAR it
+ * reaches.
  *
  * Splitting the mapping (a partial munmap(), an mremap() that shrinks it)
  * depends on the kernel, as MMAP_LAB_SPLIT says: "refused" on 6.12 (stage 3),
@@ -241,6 +243,102 @@ static bool first_new_line(const char *a, const char *b, char *line,
 }
 
 /*
+ * The edu device's folder in sysfs (/sys/bus/pci/devices/BDF, vendor 0x1234,
+ * device 0x11e8) into dir; false when there is none.
+ */
+static bool edu_sysfs_dir(char *dir, size_t size)
+{
+	char path[300], buf[32];
+	struct dirent *d;
+	bool found = false;
+	DIR *pci;
+
+	pci = opendir("/sys/bus/pci/devices");
+	if (!pci)
+		return false;
+	while (!found && (d = readdir(pci))) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
+			 d->d_name);
+		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
+		    strncmp(buf, "0x1234", 6))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
+			 d->d_name);
+		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
+		    strncmp(buf, "0x11e8", 6))
+			continue;
+		snprintf(dir, size, "/sys/bus/pci/devices/%s", d->d_name);
+		found = true;
+	}
+	closedir(pci);
+	return found;
+}
+
+/*
+ * A mapping at a file offset reaches the BAR at that offset: its memtype
+ * reservation (the physical range the kernel mapped) starts at BAR 0's start
+ * plus the offset. A driver that drops desc->pgoff maps the start of the BAR
+ * for any offset; one that adds it where the helper adds it too
+ * (mmap_action_simple_ioremap() does) maps twice the offset in, past what the
+ * file offset names, and past the BAR for offsets in its second half. Both
+ * read the same bytes from a register-less page, so the reservation is the
+ * witness.
+ */
+TEST_F(edu, offset_mapping_reaches_bar_at_offset)
+{
+	static char before[PAT_LIST_MAX], during[PAT_LIST_MAX];
+	const unsigned long page = lab_page_size();
+	const unsigned long offset = 2 * page;
+	unsigned long bar_start = 0, got_start = 0, got_end = 0;
+	char path[320], buf[4096], line[256];
+	const char *range, *why = "a wrong start";
+	void *map;
+
+	ASSERT_LE(offset + page, self->size);
+	ASSERT_TRUE(edu_sysfs_dir(path, sizeof(path))) {
+		TH_LOG("no edu device (1234:11e8) in /sys/bus/pci/devices");
+	}
+	strncat(path, "/resource", sizeof(path) - strlen(path) - 1);
+	ASSERT_LE(0, lab_read_file(path, buf, sizeof(buf)));
+	bar_start = strtoul(buf, NULL, 16);
+	ASSERT_NE(0UL, bar_start) {
+		TH_LOG("no start address in %s: %.60s", path, buf);
+	}
+	if (lab_read_file(PAT_LIST, before, sizeof(before)) < 0)
+		SKIP(return, "no %s (CONFIG_X86_PAT and debugfs needed)",
+		     PAT_LIST);
+	map = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, offset);
+	ASSERT_NE(MAP_FAILED, map) {
+		TH_LOG("mmap() of one page at offset %#lx of the BAR: %s",
+		       offset, strerror(errno));
+	}
+	ASSERT_LE(0, lab_read_file(PAT_LIST, during, sizeof(during)));
+	ASSERT_EQ(0, munmap(map, page));
+	ASSERT_TRUE(first_new_line(before, during, line, sizeof(line))) {
+		TH_LOG("mapping one page of the BAR added no memtype reservation");
+	}
+	range = strstr(line, "[mem ");
+	ASSERT_TRUE(range && sscanf(range, "[mem %lx-%lx]", &got_start,
+				    &got_end) == 2) {
+		TH_LOG("cannot read the range of: %s", line);
+	}
+	if (got_start == bar_start)
+		why = "the offset is dropped (add desc->pgoff where the helper "
+		      "does not)";
+	else if (got_start == bar_start + 2 * offset)
+		why = "the offset is applied twice (the helper adds desc->pgoff "
+		      "itself)";
+	ASSERT_EQ(bar_start + offset, got_start) {
+		TH_LOG("the mapping at offset %#lx reaches physical %#lx, not "
+		       "BAR 0 + %#lx = %#lx: %s", offset, got_start, offset,
+		       bar_start + offset, why);
+	}
+	ASSERT_EQ(got_start + page, got_end);
+}
+
+/*
  * Mapping the BAR adds one uncached-minus memtype reservation; unmapping it
  * removes exactly that: the list is byte for byte what it was.
  */
@@ -451,36 +549,14 @@ TEST_F(edu, bar_claimed_in_iomem)
  */
 TEST_F(edu, device_enabled_by_driver)
 {
-	char path[300], buf[32];
-	struct dirent *d;
-	bool found = false;
+	char path[300];
 	long enabled = -1;
-	DIR *dir;
 
-	dir = opendir("/sys/bus/pci/devices");
-	ASSERT_NE(NULL, dir);
-	while (!found && (d = readdir(dir))) {
-		if (d->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor",
-			 d->d_name);
-		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
-		    strncmp(buf, "0x1234", 6))
-			continue;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device",
-			 d->d_name);
-		if (lab_read_file(path, buf, sizeof(buf)) < 0 ||
-		    strncmp(buf, "0x11e8", 6))
-			continue;
-		found = true;
-		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/enable",
-			 d->d_name);
-		ASSERT_EQ(0, lab_read_long(path, &enabled));
-	}
-	closedir(dir);
-	ASSERT_TRUE(found) {
+	ASSERT_TRUE(edu_sysfs_dir(path, sizeof(path))) {
 		TH_LOG("no edu device (1234:11e8) in /sys/bus/pci/devices");
 	}
+	strncat(path, "/enable", sizeof(path) - strlen(path) - 1);
+	ASSERT_EQ(0, lab_read_long(path, &enabled));
 	ASSERT_LT(0, enabled) {
 		TH_LOG("the edu device is not enabled by a driver (enable = %ld)",
 		       enabled);

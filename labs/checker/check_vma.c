@@ -139,6 +139,45 @@ TEST_F(vma, map_private_refused)
 			     "the refused MAP_PRIVATE mmap()");
 }
 
+/*
+ * MAP_SHARED of the device opened read-only, PROT_READ: a shared mapping all
+ * the same. MAP_SHARED sets VM_MAYSHARE, and VM_SHARED only when the file is
+ * open for writing, so the VMA has "ms" and not "sh". A driver that tests
+ * VM_SHARED where VM_MAYSHARE is meant refuses it with EINVAL.
+ */
+TEST_F(vma, read_only_open_map_shared_maps)
+{
+	char flags[256];
+	int fd, r;
+	void *p;
+
+	fd = open(self->dev, O_RDONLY);
+	ASSERT_LE(0, fd) {
+		TH_LOG("open(%s, O_RDONLY): %s", self->dev, strerror(errno));
+	}
+	p = lab_sys_mmap(NULL, self->size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	ASSERT_NE(MAP_FAILED, p) {
+		TH_LOG("mmap(PROT_READ, MAP_SHARED) of %s opened read-only: "
+		       "%s; MAP_SHARED sets VM_MAYSHARE, and VM_SHARED only "
+		       "on a file open for writing: test VM_MAYSHARE",
+		       self->dev, strerror(errno));
+	}
+	ASSERT_TRUE(lab_track(&self->maps, p, self->size));
+	r = lab_vmflags((unsigned long)p, flags, sizeof(flags));
+	ASSERT_EQ(0, r) {
+		TH_LOG("no VmFlags for the VMA at %p in /proc/self/smaps: %s",
+		       p, strerror(-r));
+	}
+	ASSERT_TRUE(lab_has_token(flags, "ms", 2)) {
+		TH_LOG("VmFlags \"%s\" lack \"ms\" (VM_MAYSHARE)", flags);
+	}
+	ASSERT_FALSE(lab_has_token(flags, "sh", 2)) {
+		TH_LOG("VmFlags \"%s\" have \"sh\" (VM_SHARED) on a read-only file",
+		       flags);
+	}
+}
+
 /* PROT_EXEC is refused with EPERM, and no VMA is left behind. */
 TEST_F(vma, prot_exec_refused)
 {

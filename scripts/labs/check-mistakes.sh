@@ -15,7 +15,17 @@
 #            refuses every mapping with EINVAL, with a warning);
 #   stage 1: a missing semicolon: the compiler's error names the learner's
 #            file and line (work/01-mmap-prepare/mmap_lab1.c:N:M), never
-#            the copy kbuild compiled.
+#            the copy kbuild compiled; stage 6 the same on mainline, whose
+#            kbuild names the copy relative to M=;
+#   stage 1: VM_SHARED tested where VM_MAYSHARE is meant: a read-only open
+#            mapped MAP_SHARED is refused, and TODO 2's line says why;
+#   stage 5: vma_desc_test(desc, VM_MAYSHARE), the old mask where a bit
+#            number is meant: every mmap() fails with EINVAL, and the
+#            verdict says so first;
+#   stage 6: the offset added to the BAR's start although the simple I/O
+#            remap adds it too: TODO 1's line says it is applied twice.
+# Where a mistake breaks one TODO, the verdict's first TODO line must be that
+# TODO's, with the hint on it.
 # The copies live in build/mistakes/work; the stages' own logs and modules
 # are put back afterwards. Writes build/logs/mistakes.result.
 # Usage: check-mistakes.sh
@@ -36,16 +46,24 @@ mkdir -p "$logs"
 rm -rf "$area" && mkdir -p "$area/kept"
 
 # STAGE  FILE_PATTERN (sed -E)  HINT (a fixed string of the verdict)  WHAT
+#   TODO: the TODO whose line the verdict must show first (no other TODO
+#   named before it), with the hint on that line; "first": the hint is the
+#   verdict's first line (a diagnosis that no TODO can be blamed for alone);
+#   "-" for a compiler error
 mistakes=(
-	"2	s/page_to_pfn\(ldev->pages\) \+ desc->pgoff/(page_to_pfn(ldev->pages) + desc->pgoff) << PAGE_SHIFT/	mmap_action_remap_full() from the PFN of the buffer page	a physical address instead of a PFN"
-	"4	s/err = -EAGAIN;/err = EAGAIN;/	the error hook returned a positive value	the error hook returns EAGAIN, not -EAGAIN"
-	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN"
-	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file"
+	"2	s/page_to_pfn\(ldev->pages\) \+ desc->pgoff/(page_to_pfn(ldev->pages) + desc->pgoff) << PAGE_SHIFT/	mmap_action_remap_full() from the PFN of the buffer page	a physical address instead of a PFN	1"
+	"4	s/err = -EAGAIN;/err = EAGAIN;/	the error hook returned a positive value	the error hook returns EAGAIN, not -EAGAIN	first"
+	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN	first"
+	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file	-"
+	"1	s/desc->vm_flags \& VM_MAYSHARE/desc->vm_flags \& VM_SHARED/	test VM_MAYSHARE	VM_SHARED tested where VM_MAYSHARE is meant	2"
+	"5	s/vma_desc_test\(desc, VMA_MAYSHARE_BIT\)/vma_desc_test(desc, VM_MAYSHARE)/	every mmap() fails with EINVAL	the old mask where a VMA_*_BIT number is meant	first"
+	"6	s/pci_resource_start\(ldev->pdev, MMAP_LAB_BAR\),/pci_resource_start(ldev->pdev, MMAP_LAB_BAR) + (desc->pgoff << PAGE_SHIFT),/	the offset is applied twice	the offset added to the start as well as by the action	1"
+	"6	0,/\treturn 0;/s//\treturn 0/	output:work/06-mainline-io/mmap_lab6.c:	a missing semicolon on a mainline stage: the compiler names the learner's file	-"
 )
 
 echo "TAP version 13"
 for m in "${mistakes[@]}"; do
-	IFS=$'\t' read -r id plant hint what <<<"$m"
+	IFS=$'\t' read -r id plant hint what todo <<<"$m"
 	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
 		skip "stage $id, $what: the verdict names it" "$why"
 		continue
@@ -71,8 +89,21 @@ for m in "${mistakes[@]}"; do
 		output:*) grep -qE "(^|/)${hint#output:}[0-9]+:[0-9]+: error:" "$out" && ! grep -q 'build/modules/' "$out" || rc=1 ;;
 		*) grep -qF -- "$hint" <<<"$verdict" || rc=1 ;;
 		esac
+		# The verdict's first TODO line is TODO's, and carries the hint; or
+		# its first line carries it.
+		if [ "$todo" = first ]; then
+			[[ "$(sed -n 2p <<<"$verdict")" == "#   "*"$hint"* ]] || rc=1
+		elif [ "$todo" != - ]; then
+			first=$(grep -m 1 -E '^#   TODO [0-9]+' <<<"$verdict" || true)
+			[[ "$first" == "#   TODO $todo "* && "$first" == *"$hint"* ]] || rc=1
+		fi
 	fi
-	result "$rc" "stage $id, $what: make check fails and says \"${hint#output:}\"" \
+	case "$todo" in
+	-) where= ;;
+	first) where=" first" ;;
+	*) where=" on TODO $todo's line, the first TODO named" ;;
+	esac
+	result "$rc" "stage $id, $what: make check fails and says \"${hint#output:}\"$where" \
 		"$(grep -E '^#   |^not ok|error' "$out" | head -n 15)"
 	unset KIT_WORK_DIR
 	# Put back the stage's logs and its module, built from the solution.

@@ -50,8 +50,9 @@ prepare() { # ID
 	fi
 }
 
-# The compiler's messages name the copies in build/modules/ID/; say the
-# files the learner edits instead (work/NN-name/file.c: same lines, the
+# The compiler's messages name the copies in build/modules/ID/ (6.12's
+# kbuild: the absolute path; mainline's: "ID/file.c", relative to M=); say
+# the files the learner edits instead (work/NN-name/file.c: same lines, the
 # copies are verbatim), or the stage's own sources. kbuild's own "make[N]:
 # *** ... Error" lines, which name only its build folders, are left out:
 # the line this script prints after a failure says which stage failed.
@@ -59,9 +60,9 @@ learner_paths() { # ID...
 	local id rel args=(-e '/^make\[[0-9]*\]: \*\*\* /d')
 	for id; do
 		rel=$(cut -f1 "$modules/$id/.checked" 2>/dev/null) || continue
-		args+=(-e "s|$modules/$id/|$rel/|g")
+		args+=(-e "s|$modules/$id/|$rel/|g" -e "s#(^|[[:space:]'\"(‘])$id/#\\1$rel/#g")
 	done
-	sed "${args[@]}"
+	sed -E "${args[@]}"
 }
 
 # Build the stages ID... (prepared, all for kernel $1) in one kbuild run;
