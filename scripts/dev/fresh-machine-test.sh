@@ -21,8 +21,8 @@
 # other fresh-machine test.
 # Usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]
 #   (root; not part of make check)
-# CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE, kept for re-runs (only the
-# clone inside is made anew each time).
+# CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE; it is made anew for each
+# run, a copy of the debootstrap kept in CHROOT_DIR.base.
 set -euo pipefail
 
 # Become a child subreaper (prctl PR_SET_CHILD_SUBREAPER, kept across exec):
@@ -54,11 +54,21 @@ mirror=$(grep -v security <<<"$uris" | head -n 1 || true)
 security=$(grep security <<<"$uris" | head -n 1 || true)
 [ -n "$mirror" ] || { echo "error: no Debian mirror in this machine's apt sources" >&2; exit 1; }
 
-if [ ! -x "$root/bin/bash" ]; then
-	echo ">> debootstrap --variant=minbase $suite into $root (from $mirror)"
-	debootstrap --variant=minbase "$suite" "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
-		{ echo "error: debootstrap failed; see $root.debootstrap.log" >&2; exit 1; }
+# The chroot is a copy of a pristine debootstrap kept in CHROOT_DIR.base,
+# made anew for each run: packages installed by a former run would make the
+# next one neither fresh nor honest about its times.
+base=$root.base
+if [ ! -x "$base/bin/bash" ]; then
+	echo ">> debootstrap --variant=minbase $suite into $base (from $mirror; kept for the next runs)"
+	rm -rf --one-file-system "$base"
+	debootstrap --variant=minbase "$suite" "$base" "$mirror" >"$base.debootstrap.log" 2>&1 ||
+		{ echo "error: debootstrap failed; see $base.debootstrap.log" >&2; exit 1; }
 fi
+# A former run that was killed may have left its bind mounts.
+while read -r mnt; do umount -l "$mnt" || true; done < <(awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r)
+rm -rf --one-file-system "$root"
+cp -a "$base" "$root"
+echo ">> $root: a fresh copy of $base"
 rm -f "$root"/etc/apt/sources.list.d/*
 {
 	echo "deb $mirror $suite main"
