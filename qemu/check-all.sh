@@ -59,7 +59,8 @@ else
 	parts=(static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation)
 fi
 total_passed=0 total_failed=0 total_skipped=0
-printf '%-16s %-52s %6s %6s %7s %7s  %s\n' stage title passed failed skipped boot_s checked
+# The title last and whole: it is the only column of any length.
+printf '%-16s %6s %6s %7s %7s  %-18s  %s\n' stage passed failed skipped boot_s checked title
 for id in "${parts[@]}" "${stages[@]}"; do
 	title=
 	case "$id" in
@@ -91,7 +92,7 @@ for id in "${parts[@]}" "${stages[@]}"; do
 	# Which source a stage's module was built from (scripts/labs/modules.sh).
 	checked=-
 	[ -f "$modules/$id/.checked" ] && checked=$(cut -f2 "$modules/$id/.checked")
-	printf '%-16s %-52.52s %6s %6s %7s %7s  %s\n' "$id" "$title" "$p" "$f" "$s" "$secs" "$checked"
+	printf '%-16s %6s %6s %7s %7s  %-18s  %s\n' "$id" "$p" "$f" "$s" "$secs" "$checked" "$title"
 	total_passed=$((total_passed + p))
 	total_failed=$((total_failed + f))
 	total_skipped=$((total_skipped + s))

@@ -81,10 +81,13 @@ for my $file (@ARGV) {
 		push @problems, 'no end marker (crashed or hung)';
 	}
 	for my $p (@problems) {
+		# A program that failed a test of its own exits 1: that says
+		# nothing new, and counting it would make the summary's failures
+		# more than the failing tests the verdict lists.
+		next if $failed_here && $p eq 'exited with 1';
 		print "not ok - $name: $p\n";
 		$failed++;
-		# A program that failed a test of its own exits 1: that says nothing new.
-		print $failures "$name\t$p\n" if $failures && !($failed_here && $p eq 'exited with 1');
+		print $failures "$name\t$p\n" if $failures;
 	}
 }
 print "$passed $failed $skipped\n";

@@ -78,7 +78,12 @@ known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(
 known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)"
 if [ ${#lines[@]} = 0 ] && [[ "$plain_refused" =~ failed:\ (E[A-Z0-9]+) ]]; then
 	errno=${BASH_REMATCH[1]}
-	lines+=("every mmap() fails with $errno, the plainest one included (bad.whole_region_maps): a refusal that refuses everything. Likely: a flag test given the old mask where a VMA_*_BIT number is meant (vma_desc_test(desc, VM_MAYSHARE)), VM_SHARED where VM_MAYSHARE is meant, a range check comparing pages with bytes or testing the wrong way round, an errno returned where 0 is meant")
+	case "$errno" in
+	EPERM) likely="an exec test on VM_MAYEXEC (set on nearly every mapping) where VM_EXEC is meant, or one the wrong way round" ;;
+	EINVAL) likely="a flag test given the old mask where a VMA_*_BIT number is meant (vma_desc_test(desc, VM_MAYSHARE)), VM_SHARED where VM_MAYSHARE is meant, a range check comparing pages with bytes or testing the wrong way round" ;;
+	*) likely="a test the wrong way round, or an error returned where 0 is meant" ;;
+	esac
+	lines+=("every mmap() fails with $errno, the plainest one included (bad.whole_region_maps): a refusal that refuses everything. Likely: $likely")
 fi
 for n in $(printf '%s\n' "${!by_todo[@]}" | sort -n); do
 	why=${why_todo[$n]:-}

@@ -81,6 +81,8 @@ static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 
 	vma_desc_set_flags(desc, VMA_DONTEXPAND_BIT, VMA_DONTDUMP_BIT);
 	vma_desc_clear_flags(desc, VMA_MAYEXEC_BIT);
+	dev_dbg(&ldev->pdev->dev, "mapping %#lx bytes at offset %#lx of BAR %d\n",
+		vma_desc_size(desc), desc->pgoff << PAGE_SHIFT, MMAP_LAB_BAR);
 
 	/*
 	 * After this hook returns, the action's prepare step turns the

@@ -366,11 +366,12 @@ static void sweep_target(const struct target *t, enum sweep_mode mode)
 		why(&s, n, "still failing after %d fault points", MAX_POINTS);
 	if (!s.why[0] && s.points == 0)
 		why(&s, 1, "mmap() reached no fault point: is fail-nth armed?");
-	report(!s.why[0], "fail-nth sweep: %s%s: %d fault points, mmap() "
+	report(!s.why[0], "fail-nth sweep: %s%s: %d fault point%s, mmap() "
 	       "failed at %d%s%s", t->what,
 	       mode == FIXED ? ", MAP_FIXED over an accounted private mapping" :
 	       mode == FRESH ? ", at a fresh address (new page tables)" : "",
-	       s.points, s.failed, s.why[0] ? "; " : "", s.why);
+	       s.points, s.points == 1 ? "" : "s", s.failed,
+	       s.why[0] ? "; " : "", s.why);
 	printf("# %d mmap() calls in %.2f s\n", n, now() - start);
 }
 

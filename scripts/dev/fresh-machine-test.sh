@@ -173,9 +173,9 @@ read -r other stolen < <(awk -v b=$((busy1 - busy0)) -v s=$((steal1 - steal0)) -
 	-v hz="$(getconf CLK_TCK)" -v t=$(($(date +%s) - t_start)) 'BEGIN {
 	split(ours, o, " "); t = t > 0 ? t : 1
 	other = (b / hz - (o[2] - o[1])) / t
-	printf "%.1f %.1f\n", other > 0 ? other : 0, s / hz / t
+	printf "%.1f %.1f\n", (other > 0 ? other : 0), s / hz / t
 }')
-beside=$(echo "$beside $(cat "$me.beside" 2>/dev/null)" | tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' ')
+beside=$(echo "$beside $(cat "$me.beside" 2>/dev/null)" | tr ' ' '\n' | awk NF | sort -u | tr '\n' ' ')
 label=alone
 if [ -n "${beside// /}" ] || awk -v o="$other" -v s="$stolen" 'BEGIN { exit !(o >= 0.2 || s >= 0.2) }'; then
 	label="beside other work: $other of $(nproc) cores busy with it"

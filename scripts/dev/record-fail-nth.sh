@@ -28,8 +28,8 @@ for id in $(kit_stage_ids); do
 			sub(/^(not )?ok [0-9]+ - fail-nth sweep: /, "", line)
 			fixed = sub(/, MAP_FIXED over an accounted private mapping/, "", line)
 			fresh = sub(/, at a fresh address \(new page tables\)/, "", line)
-			what = line; sub(/: [0-9]+ fault points.*/, "", what)
-			n = line; sub(/^.*: /, "", n); sub(/ fault points.*/, "", n)
+			what = line; sub(/: [0-9]+ fault points?.*/, "", what)
+			n = line; sub(/^.*: /, "", n); sub(/ fault points?.*/, "", n)
 			if ($1 == "not") n = n " (failed)"
 			if (fixed) fx[what] = n; else if (fresh) fr[what] = n; else { pl[what] = n; order[++k] = what }
 		}

@@ -111,7 +111,7 @@ result $? "the first line names the learner's file: $(head -n 1 "$area/failing.t
 todos=$(kit_stage_todos "$id" | tr '\n' ' ')
 grep -q "TODOs left: $(for t in $todos; do printf '%s (line [0-9]*), ' "$t"; done | sed 's/, $//')" "$area/failing.txt"
 result $? "make check lists every TODO as left: $(grep -o 'TODOs left: .*' "$area/failing.txt")"
-grep -qE "^$id .*your copy\$" "$area/failing.txt"
+grep -qE "^$id .*  your copy  " "$area/failing.txt"
 result $? "the summary table says the learner's copy was checked"
 
 # Every answer pasted at once, the copy then passes and is the solution.
@@ -152,7 +152,7 @@ result $? "$program in the booted guest gives make check's results ($(echo "$boo
 make -s check STAGE="$id" SOLUTION=1 >"$area/solution.txt" 2>&1
 rc=$?
 [ "$rc" = 0 ] && head -n 1 "$area/solution.txt" | grep -q "checking ${lab#"$top"/}/$src (reference solution)" &&
-	grep -qE "^$id .*reference solution\$" "$area/solution.txt" || rc=1
+	grep -qE "^$id .*  reference solution  " "$area/solution.txt" || rc=1
 result "$rc" "make check STAGE=$id SOLUTION=1 checks the reference solution beside the copy, and passes: $(tail -n 1 "$area/solution.txt")"
 
 answered=

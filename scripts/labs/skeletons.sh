@@ -45,17 +45,27 @@ for lab; do
 	stamp="$out/.compiled"
 	if [ -f "$stamp" ] && [ -z "$(find "$out" -maxdepth 1 \( -name '*.[ch]' -o -name Kbuild \) -newer "$stamp")" ] &&
 		[ "$stamp" -nt "$k/Module.symvers" ] && ls "$out"/*.ko >/dev/null 2>&1; then
-		echo ">> skeleton $name: $todos TODO markers, compiled already (up to date)"
+		echo ">> skeleton $name: $todos TODO marker$([ "$todos" = 1 ] || echo s), compiled already (up to date)"
 		continue
 	fi
 	rm -f "$stamp"
-	echo ">> skeleton $name: $todos TODO markers, compiling"
+	echo ">> skeleton $name: $todos TODO marker$([ "$todos" = 1 ] || echo s), compiling"
 	labs_of[$k]="${labs_of[$k]:-} $name"
 done
 for k in "${!labs_of[@]}"; do
 	# shellcheck disable=SC2086 # lab folder names are single words
 	set -- ${labs_of[$k]}
 	echo "obj-m := ${*/%//}" >"$top/Kbuild"
-	make -s -C "$k" M="$top" -j"$(nproc)" modules
+	# What a learner sees on make start: a skeleton compiles without a
+	# warning (an unused variable whose only use is an answer, say), but
+	# one: a function defined and not used yet is a hook that a TODO is
+	# there to install (stage 4's TODO 3), and the compiler saying so is a
+	# hint.
+	log=$(make -s -C "$k" M="$top" W=1 -j"$(nproc)" modules 2>&1) || { echo "$log" >&2 && exit 1; }
+	if grep 'warning:' <<<"$log" | grep -v 'defined but not used \[-Wunused-function\]' >/dev/null; then
+		echo "$log" >&2
+		echo "error: a skeleton compiles with warnings (above): a learner would see them before writing a line" >&2
+		exit 1
+	fi
 	for name; do touch "$top/$name/.compiled"; done
 done

@@ -36,6 +36,7 @@ mv "$tmp" "$work"
 trap - EXIT
 echo ">> started stage $id in $rel:"
 for c in "$work"/*.c; do
-	echo "   ${c#"$kit_root"/}: $(grep -c 'TODO [0-9]*/' "$c") TODO markers"
+	n=$(grep -c 'TODO [0-9]*/' "$c")
+	echo "   ${c#"$kit_root"/}: $n TODO marker$([ "$n" = 1 ] || echo s)"
 done
 echo "Edit it, then: make check STAGE=$id   (make diff STAGE=$id compares it with the solution)"

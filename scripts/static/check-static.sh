@@ -81,6 +81,10 @@ for d in labs/[0-9][0-9]-*; do
 	rm -f build/logs/skeleton.tmp.c
 	result "$rc" "skeleton of $name was generated and compiles"
 done
+# The test names the pages and the stage.conf files give are those the
+# checker prints (FIXTURE.TEST, FIXTURE.VARIANT.TEST).
+out=$(scripts/static/check-test-names.py "$top" 2>&1)
+result $? "test names in the guide and in STAGE_TODO_CHECKS are the checker's ($(tail -n 1 <<<"$out"))" "$out"
 # The conversion guide's mainline column is copied from tested drivers or
 # from the mainline tree (fetched in the background by make check; without
 # it, the forms only the tree has are a skip, not a pass).
