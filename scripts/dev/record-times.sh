@@ -35,10 +35,10 @@ release_rows() { # rst|md
 		# build and the run's label.
 		kernel=
 		[ -z "${f[kernel]:-}" ] || kernel=" (its 6.12 kernel: $(mins "${f[kernel]}"), ${f[kernel_load]:-load not measured})"
-		accel=${f[accel]//_/ }
-		accel=${accel/#tcg/TCG} && accel=${accel/#kvm/KVM}
+		row_accel=${f[accel]//_/ }
+		row_accel=${row_accel/#tcg/TCG} && row_accel=${row_accel/#kvm/KVM}
 		cells=("$name" "${f[as]:-root}" "$(mins "${f[make]}")${kernel//_/ }" "$(mins "${f[check]}")" "${f[summary]//_/ }"
-			"commit ${f[commit]}, ${f[date]}, ${f[cores]} cores, $accel, ${f[run]:-load not recorded}")
+			"commit ${f[commit]}, ${f[date]}, ${f[cores]} cores, $row_accel, ${f[run]:-load not recorded}")
 		cells[5]=${cells[5]//_/ }
 		if [ "$1" = md ]; then
 			printf '| %s | %s | %s | %s | %s | %s |\n' "${cells[@]}"
