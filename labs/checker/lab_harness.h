@@ -182,9 +182,9 @@
 	if (__lab_p != MAP_FAILED)						\
 		munmap(__lab_p, (len));						\
 	ASSERT_EQ(MAP_FAILED, __lab_p) {					\
-		TH_LOG("%s: mmap(len=%#lx, off=%#lx) succeeded, expected "	\
+		TH_LOG("%s: mmap(len=%#lx, off=%#lx) succeeded%s, expected "	\
 		       "%s", what, (unsigned long)(len), (unsigned long)(off),	\
-		       lab_errno_name(err));					\
+		       lab_mmap_success_note(__lab_p), lab_errno_name(err));	\
 	}									\
 	ASSERT_EQ((err), __lab_e) {						\
 		TH_LOG("%s: mmap(len=%#lx, off=%#lx) failed with %s (%s), "	\

@@ -241,6 +241,22 @@ void *lab_sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
 	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
 }
 
+const char *lab_mmap_success_note(const void *addr)
+{
+	static char note[200];
+	unsigned long a = (unsigned long)addr;
+
+	if (a >= 4096)
+		snprintf(note, sizeof(note), " at %p", addr);
+	else
+		snprintf(note, sizeof(note),
+			 " at %#lx, not an address: a hook returned a positive "
+			 "errno (%s where -%s is meant), which mmap() gives back "
+			 "as if it were one", a, lab_errno_name((int)a),
+			 lab_errno_name((int)a));
+	return note;
+}
+
 /* /proc/self/maps and /proc/self/smaps ------------------------------------ */
 
 char *lab_maps_buf(int which)

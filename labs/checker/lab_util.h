@@ -64,6 +64,15 @@ ssize_t lab_pread_all(int fd, void *buf, size_t len, off_t off);
 void *lab_sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		   unsigned long off);
 
+/*
+ * What to say of an mmap() that was expected to fail and returned addr: " at
+ * ADDR", or, for an "address" below the first page, that a hook returned a
+ * positive errno (EPERM where -EPERM is meant: the kernel's mmap() passes a
+ * positive return on as the address). A static buffer, valid until the next
+ * call.
+ */
+const char *lab_mmap_success_note(const void *addr);
+
 /* /proc/self/maps and /proc/self/smaps ------------------------------------ */
 
 #define LAB_MAPS_MAX	(256 * 1024)

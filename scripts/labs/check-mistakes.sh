@@ -17,6 +17,8 @@
 #            file and line (work/01-mmap-prepare/mmap_lab1.c:N:M), never
 #            the copy kbuild compiled; stage 6 the same on mainline, whose
 #            kbuild names the copy relative to M=;
+#   stage 0: the hook returns EPERM, not -EPERM: mmap() "succeeds" at 0x1,
+#            and TODO 1's line says why;
 #   stage 0: VM_MAYEXEC tested where VM_EXEC is meant: every mmap() fails
 #            with EPERM, and the verdict says so first;
 #   stage 1: VM_SHARED tested where VM_MAYSHARE is meant: a read-only open
@@ -58,6 +60,7 @@ mistakes=(
 	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN	first"
 	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file	-"
 	"0	s/vma->vm_flags \& VM_EXEC\)/vma->vm_flags \& VM_MAYEXEC)/	every mmap() fails with EPERM	VM_MAYEXEC tested where VM_EXEC is meant	first"
+	"0	s/\t\treturn -EPERM;/\t\treturn EPERM;/	a hook returned a positive errno	the hook returns EPERM, not -EPERM (mmap() succeeds at 0x1)	1"
 	"1	s/desc->vm_flags \& VM_MAYSHARE/desc->vm_flags \& VM_SHARED/	test VM_MAYSHARE	VM_SHARED tested where VM_MAYSHARE is meant	2"
 	"5	s/vma_desc_test\(desc, VMA_MAYSHARE_BIT\)/vma_desc_test(desc, VM_MAYSHARE)/	every mmap() fails with EINVAL	the old mask where a VMA_*_BIT number is meant	first"
 	"6	s/pci_resource_start\(ldev->pdev, MMAP_LAB_BAR\),/pci_resource_start(ldev->pdev, MMAP_LAB_BAR) + (desc->pgoff << PAGE_SHIFT),/	the offset is applied twice	the offset added to the start as well as by the action	1"
