@@ -189,13 +189,13 @@ kit_todo_checks() { # ID N
 	echo "$words" | tr ' ' '\n' | sed -n "s/^$2=//p" | tr ',' ' '
 }
 
-# The TODO of stage ID whose checks name TEST: its number; fails when none.
-kit_todo_of() { # ID TEST
+# The TODOs of stage ID whose checks name TEST: their numbers, one a line
+# (several where TODOs share a test); nothing when none.
+kit_todos_of() { # ID TEST
 	local word
 	for word in $(kit_stage_get "$1" STAGE_TODO_CHECKS 2>/dev/null); do
-		case ",${word#*=}," in *",$2,"*) echo "${word%%=*}" && return 0 ;; esac
+		case ",${word#*=}," in *",$2,"*) echo "${word%%=*}" ;; esac
 	done
-	return 1
 }
 
 # Why the mainline kernel (of the current profile) cannot be used; prints

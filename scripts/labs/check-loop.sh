@@ -215,7 +215,7 @@ else
 	# a changed message or table format makes the pages lie until make
 	# record-loop records them again.
 	# Numbers and the accelerator of the guests (KVM or TCG, and why) aside.
-	numbers_aside() { sed -E 's/ under (KVM|TCG) \([^)]*\);/ under ACCEL;/; s/[0-9]+(\.[0-9]+)?/N/g; s/[[:space:]]+/ /g'; }
+	numbers_aside() { sed -E 's/ under (KVM|TCG) \([^)]*\);/ under ACCEL;/; s/0x[0-9a-fA-F]+/0xH/g; s/[0-9]+(\.[0-9]+)?/N/g; s/[[:space:]]+/ /g'; }
 	for f in start failing passing; do
 		drift=$(diff <(numbers_aside <"$captured/$f.txt") <(as_learner_sees "$area/$f.txt" | numbers_aside) | head -n 8)
 		rc=0

@@ -11,6 +11,9 @@
 #            points at TODO 1;
 #   stage 4: the error hook returns EAGAIN, not -EAGAIN (6.12 ignores the
 #            positive value, with a warning);
+#   stage 4: the hooks written but never installed (TODO 3 left out): the
+#            verdict names TODO 3, not only TODOs 1 and 2, whose tests TODO
+#            3 shares;
 #   stage 5: desc->action.error_override = EAGAIN, not -EAGAIN (mainline
 #            refuses every mapping with EINVAL, with a warning);
 #   stage 1: a missing semicolon: the compiler's error names the learner's
@@ -57,6 +60,7 @@ rm -rf "$area" && mkdir -p "$area/kept"
 mistakes=(
 	"2	s/page_to_pfn\(ldev->pages\) \+ desc->pgoff/(page_to_pfn(ldev->pages) + desc->pgoff) << PAGE_SHIFT/	mmap_action_remap_full() from the PFN of the buffer page	a physical address instead of a PFN	1"
 	"4	s/err = -EAGAIN;/err = EAGAIN;/	the error hook returned a positive value	the error hook returns EAGAIN, not -EAGAIN	first"
+	"4	/desc->action\.(success|error)_hook = /d	install both hooks	the hooks written but not installed (TODO 3 left out)	3"
 	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN	first"
 	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file	-"
 	"0	s/vma->vm_flags \& VM_EXEC\)/vma->vm_flags \& VM_MAYEXEC)/	every mmap() fails with EPERM	VM_MAYEXEC tested where VM_EXEC is meant	first"

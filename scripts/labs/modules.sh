@@ -26,7 +26,7 @@ modules=$(kit_build_path modules)
 
 # Copy stage $1's sources into build/modules/ID and say what is built.
 prepare() { # ID
-	local id=$1 src which rel names=() f out="$modules/$1"
+	local id=$1 src which rel names=() f out="$modules/$1" status
 	IFS=$'\t' read -r src which < <(kit_checked_source "$id")
 	rel=${src#"$kit_root"/}
 	for f in "$src"/*.c; do names+=("$rel/$(basename "$f")"); done
@@ -45,8 +45,15 @@ prepare() { # ID
 		cmp -s "$f" "$out/$(basename "$f")" || cp "$f" "$out/"
 	done
 	printf '%s\t%s\n' "$rel" "$which" >"$out/.checked"
+	# The TODOs the learner has not answered yet, a number a line, for the
+	# verdict (qemu/verdict.sh: a test that several TODOs share is laid on
+	# the ones still open).
+	: >"$out/.todos-left"
 	if [ "$which" = "your copy" ]; then
-		"$here/todo-status.sh" "$src" "$(kit_stage_dir "$id")" | sed 's/^/>> /'
+		status=$("$here/todo-status.sh" "$src" "$(kit_stage_dir "$id")")
+		printf '>> %s\n' "$status"
+		sed -n 's/.*TODOs left: //p' <<<"$status" | tr ',' '\n' |
+			sed -n 's/^ *\([0-9]*\) (line.*/\1/p' >"$out/.todos-left"
 	fi
 }
 
