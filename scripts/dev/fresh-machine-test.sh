@@ -17,8 +17,8 @@
 # the machine's busy CPU time during it was the run's own (the script is a
 # child subreaper, so the CPU time of the background jobs that make check
 # leaves behind counts as its own too) and the host took no CPU time from
-# this machine (steal); else the label says what ran beside it, naming any
-# other fresh-machine test.
+# this machine (steal); else the label says how busy the machine was with
+# other work (scripts/lib/machine-load.sh).
 # Usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]
 #   (root; not part of make check)
 # CHROOT_DIR defaults to /var/tmp/kit-fresh-SUITE; it is made anew for each
@@ -42,6 +42,8 @@ case "$as" in user | root) ;; *) echo "error: --as $as: use user or root" >&2 &&
 suite=${1:?usage: fresh-machine-test.sh [--as user|root] SUITE [CHROOT_DIR]}
 root=$(realpath -m "${2:-/var/tmp/kit-fresh-$suite}")
 top=$(realpath "$(dirname "$0")/../..")
+# shellcheck source=scripts/lib/machine-load.sh
+. "$top/scripts/lib/machine-load.sh"
 [ -f "$top/scripts/setup/releases/$suite.txt" ] ||
 	{ echo "error: no package list for $suite in scripts/setup/releases/" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "error: run as root (debootstrap, chroot, mount)" >&2; exit 1; }
@@ -94,28 +96,12 @@ commit=$(git -C "$root/kit/main" rev-parse --short HEAD)
 [ ! -d "$top/../shared" ] || cp -r "$top/../shared" "$root/kit/shared"
 echo ">> Debian $suite chroot $root: clone of $commit in /kit/main"
 
-# Other fresh-machine tests running beside this one: each run keeps a file
-# in $running while it runs, and writes its suite into the .beside file of
-# every run it finds there when it starts.
-running=/var/tmp/kit-fresh-running
-mkdir -p "$running"
-me=$running/$suite.$$
-beside=$(find "$running" -maxdepth 1 -type f ! -name '*.beside' -printf '%f\n' | sed 's/\..*//' | sort -u | tr '\n' ' ')
-for other in "$running"/*; do
-	case "$other" in *.beside | "$running/*") continue ;; esac
-	echo "$suite" >>"$other.beside"
-done
-: >"$me"
-trap 'cleanup; rm -f "$me" "$me.beside" "$me.times"' EXIT
-# The machine's busy and stolen CPU time (/proc/stat), and this script's
-# children's CPU time (`times`, run in this shell), at the start and the end.
-cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat; }
-# The children line of what `times` wrote: user + system, in seconds.
-children_cpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } print t }' "$me.times"; }
-read -r busy0 steal0 < <(cpu_ticks)
-times >"$me.times"
-ours0=$(children_cpu)
-t_start=$(date +%s)
+# Whether the machine did other work during the run
+# (scripts/lib/machine-load.sh; another fresh-machine test beside this one
+# is such work).
+marks=$(mktemp)
+trap 'cleanup; rm -f "$marks"' EXIT
+kit_load_mark "$marks"
 
 rc=0
 # The scripts run inside the chroot: their variables expand there.
@@ -165,23 +151,8 @@ in_chroot "$([ "$as" = user ] && echo learner || echo root)" '
 ' || rc=$?
 [ -f "$root/kit/fresh-times" ] || { echo "error: make failed in the $suite chroot (exit $rc)" >&2; exit 1; }
 
-# The label: alone, or what ran beside it.
-read -r busy1 steal1 < <(cpu_ticks)
-times >"$me.times"
-ours1=$(children_cpu)
-read -r other stolen < <(awk -v b=$((busy1 - busy0)) -v s=$((steal1 - steal0)) -v ours="$ours0 $ours1" \
-	-v hz="$(getconf CLK_TCK)" -v t=$(($(date +%s) - t_start)) 'BEGIN {
-	split(ours, o, " "); t = t > 0 ? t : 1
-	other = (b / hz - (o[2] - o[1])) / t
-	printf "%.1f %.1f\n", (other > 0 ? other : 0), s / hz / t
-}')
-beside=$(echo "$beside $(cat "$me.beside" 2>/dev/null)" | tr ' ' '\n' | awk NF | sort -u | tr '\n' ' ')
-label=alone
-if [ -n "${beside// /}" ] || awk -v o="$other" -v s="$stolen" 'BEGIN { exit !(o >= 0.2 || s >= 0.2) }'; then
-	label="beside other work: $other of $(nproc) cores busy with it"
-	[ -z "${beside// /}" ] || label+=", the fresh-machine test of ${beside% } among it"
-	! awk -v s="$stolen" 'BEGIN { exit !(s >= 0.2) }' || label+=", $stolen taken by the host"
-fi
+kit_load_mark "$marks"
+label=$(kit_load_label "$marks")
 # One line per release in Documentation/measured-releases.txt (make
 # record-times shows them in the README and the guide; scripts/kernel/kernel.sh
 # announces its kernel builds): what a fresh machine of that release took,

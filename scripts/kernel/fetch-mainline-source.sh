@@ -17,13 +17,34 @@ set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
 kit_root=$(dirname "$(dirname "$here")")
+unavailable() { echo "mainline source unavailable: $*" >&2; exit 3; }
 reachable=0
 [ "$1" != --reachable ] || reachable=1
-dest=$(realpath -m -- "$1")
+
+# This machine's Debian mirror, into $mirror. KIT_APT_MIRROR overrides it
+# (check-static points it at a closed port to prove the unavailable path).
+find_mirror() {
+	mirror=${KIT_APT_MIRROR:-}
+	[ -n "$mirror" ] || mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+	if [ -z "$mirror" ]; then
+		mirror=$(awk '$1 == "deb" && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+	fi
+	[ -n "$mirror" ] || unavailable "no Debian mirror is configured in /etc/apt on this machine"
+}
+if [ "$reachable" = 1 ]; then
+	find_mirror
+	release=$(mktemp)
+	trap 'rm -f "$release"' EXIT
+	timeout 30 /usr/lib/apt/apt-helper download-file "${mirror%/}/dists/sid/Release" "$release" >/dev/null 2>&1 ||
+		unavailable "cannot read ${mirror%/}/dists/sid/Release within 30 s (no network?)"
+	echo "$mirror reached"
+	exit 0
+fi
+
+dest=$(realpath -m "$1")
 pin=$(cat "$kit_root/patches-mainline/tested-version.txt")
 apt_dir=${KIT_APT_DIR:-$kit_root/build/mainline-apt}
 stamp="$dest/.kit-source-version"
-unavailable() { echo "mainline source unavailable: $*" >&2; exit 3; }
 
 # Already unpacked from the package we would fetch? Then nothing to do (the
 # build stays incremental). The pin file and the patches are part of the key.
@@ -33,22 +54,7 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
 fi
 
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" "$apt_dir/etc"
-# KIT_APT_MIRROR overrides the mirror (check-static points it at a closed
-# port to prove the unavailable path).
-mirror=${KIT_APT_MIRROR:-}
-[ -n "$mirror" ] || mirror=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-if [ -z "$mirror" ]; then
-	mirror=$(awk '$1 == "deb" && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
-fi
-[ -n "$mirror" ] || unavailable "no Debian mirror is configured in /etc/apt on this machine"
-if [ "$reachable" = 1 ]; then
-	release=$(mktemp)
-	trap 'rm -f "$release"' EXIT
-	timeout 30 /usr/lib/apt/apt-helper download-file "${mirror%/}/dists/sid/Release" "$release" >/dev/null 2>&1 ||
-		unavailable "cannot read ${mirror%/}/dists/sid/Release within 30 s (no network?)"
-	echo "$mirror reached"
-	exit 0
-fi
+find_mirror
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 cat >"$apt_dir/etc/sources.list" <<SOURCES
 deb [signed-by=$keyring] $mirror trixie-backports main

@@ -8,6 +8,8 @@
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
+# shellcheck source=scripts/lib/machine-load.sh
+. "$here/../lib/machine-load.sh"
 # How long building OBJ takes, from a measurement: the last build of that
 # object directory on this machine (written below), else the kit's reference
 # build from scratch on a fresh machine of this Debian release (make
@@ -65,39 +67,20 @@ if [ "$prepare_only" = 1 ]; then
 fi
 hint=$(how_long "$obj")
 echo ">> building the kernel in ${obj#"$PWD"/} with $jobs jobs${hint:+ ($hint)}"
-# Whether the machine did other work meanwhile: its busy CPU time (and the
-# time its hypervisor gave to other guests, "steal") against the CPU time of
-# this build's own processes.
-cpu_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat; }
-# The CPU time of this shell's finished children, from `times` run in this
-# shell (in a $(...) it would see only the subshell's).
-times_file=$obj/.build-times
-children_cpu() { awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } print t }' "$times_file"; }
-read -r busy0 steal0 < <(cpu_ticks)
-times >"$times_file"
-ours0=$(children_cpu)
-start=$(date +%s.%N)
+# Whether the machine did other work meanwhile (scripts/lib/machine-load.sh).
+marks=$obj/.build-load
+rm -f "$marks"
+kit_load_mark "$marks"
+start=$(date +%s)
 if ! make -s -C "$src" O="$obj" -j"$jobs" >"$obj/build.log" 2>&1; then
 	tail -n 40 "$obj/build.log" >&2
 	echo "error: kernel build failed; full log: $obj/build.log" >&2
 	exit 1
 fi
-read -r busy1 steal1 < <(cpu_ticks)
-times >"$times_file"
-ours1=$(children_cpu)
-rm -f "$times_file"
-elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-secs=$(printf '%.0f' "$elapsed")
-hz=$(getconf CLK_TCK)
-load=$(awk -v b="$((busy1 - busy0))" -v s="$((steal1 - steal0))" -v ours="$(echo "$ours1 - $ours0" | bc)" \
-	-v hz="$hz" -v t="$elapsed" -v n="$(nproc)" 'BEGIN {
-	other = (b / hz - ours) / t; stolen = s / hz / t
-	if (other < 0) other = 0
-	if (other < 0.2 && stolen < 0.2) { print "alone"; exit }
-	printf "beside other work: %.1f of %d cores busy with it", other + stolen, n
-	if (stolen >= 0.2) printf " (%.1f taken by the host)", stolen
-	printf "\n"
-}')
+kit_load_mark "$marks"
+secs=$(($(date +%s) - start))
+load=$(kit_load_label "$marks")
+rm -f "$marks"
 grep -E 'warning:' "$obj/build.log" >"$obj/build-warnings.log" || true
 echo ">> kernel built in ${secs} s, $load ($(wc -l <"$obj/build-warnings.log") compiler warnings, see ${obj#"$PWD"/}/build-warnings.log)"
 echo "$secs" >"$obj/build-seconds"

@@ -75,12 +75,15 @@ fi
 if [ "$(id -u)" != 0 ] || [ "$dry_run" = 1 ]; then
 	line=()
 	for p in "${missing[@]}"; do line+=("$p${pin[$p]:+=${pin[$p]}}"); done
+	# An error on stderr; with --dry-run, the answer asked for, on stdout.
 	if [ "$dry_run" = 1 ]; then
+		exec 3>&1
 		echo "${#missing[@]} of ${#packages[@]} packages missing (list: scripts/setup/releases/$release.txt). Run:"
 	else
+		exec 3>&2
 		echo "error: missing Debian packages (list: scripts/setup/releases/$release.txt), and not root to install them. Run:" >&2
 	fi
-	echo "  sudo apt-get install --allow-downgrades --no-install-recommends ${line[*]}" >&2
+	echo "  sudo apt-get install --allow-downgrades --no-install-recommends ${line[*]}" >&3
 	exit 1
 fi
 
