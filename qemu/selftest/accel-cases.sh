@@ -16,10 +16,15 @@
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
-chooser=$here/../accel.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
+# The chooser and its probe are run from a copy in the test's own folder:
+# the cases asked as nobody must reach them wherever the kit lives (a
+# clone in a mktemp -d folder is closed to other users).
+mkdir "$tmp/qemu"
+cp "$here/../accel.sh" "$here/../accel-probe.sh" "$tmp/qemu/"
+chooser=$tmp/qemu/accel.sh
 touch "$tmp/bzImage" "$tmp/kvm"
 chmod 666 "$tmp/kvm"
 
