@@ -192,7 +192,7 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
 	scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
 	wait; cat $(BUILD)/logs/todos-mainline.out
-	@$(PHASE) "the labs' Troubleshooting entries replayed: a planted mistake, make check, the verdict names it (make check-mistakes)"
+	@$(PHASE) "the labs' mistake corpus (labs/NN-name/mistakes.tsv): each mistake planted, the verdict names its TODO and hint (make check-mistakes)"
 	@scripts/labs/check-mistakes.sh || true
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
 	@scripts/kernel/check-relocation.sh || true
@@ -203,7 +203,7 @@ check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if y
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
 
-check-mistakes: kernel checker ## replay the labs' Troubleshooting entries: plant each mistake in a copy, make check, the verdict must name it
+check-mistakes: kernel checker ## the labs' mistake corpus (labs/NN-name/mistakes.tsv): plant each mistake in a copy, check it, the verdict must name its TODO first with its hint
 	@scripts/labs/check-mistakes.sh
 
 check-relocation: kernel checker ## copy the built kit (cp -a), move the copy (mv): no kernel rebuilds there, no old path left, stage 6 passes; FULL=1: all of make check there

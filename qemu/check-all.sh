@@ -76,7 +76,7 @@ for id in "${parts[@]}" "${stages[@]}"; do
 	bench) title="performance lab, short run: guards on the remap action" ;;
 	stress) title="stress run$([ -n "${KIT_PROFILE:-}" ] || echo ', short'): all drivers, 2 CPUs, rmmod, leaks" ;;
 	planted-bugs) title="each sanitizer's planted bug reported" ;;
-	mistakes) title="Troubleshooting replayed: each mistake named" ;;
+	mistakes) title="mistake corpus: each planted, its TODO named first" ;;
 	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
 	esac
 	if [ -n "$title" ]; then

@@ -120,7 +120,10 @@ run_variants() {
 # turn; sections M.load and M.unload say whether that worked, so that a
 # check failing because the module was not there is never taken for a
 # failure the mutation caused.
+# The kernel log, printed at the end, has a line where each begins and ends:
+# what the kernel said while a mutant was loaded can be told apart.
 for mutant in $STAGE_MUTANTS; do
+	echo "kit: mutant $mutant begins" >/dev/kmsg || true
 	echo "### KIT TAP BEGIN $mutant.load"
 	echo "TAP version 13"
 	n=0
@@ -151,6 +154,7 @@ for mutant in $STAGE_MUTANTS; do
 	done
 	echo "1..$n"
 	echo "### KIT TAP END $mutant.unload exit=0"
+	echo "kit: mutant $mutant ends" >/dev/kmsg || true
 done
 
 # Variants first (the stage's own checks end with check_unload); a

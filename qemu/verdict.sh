@@ -9,8 +9,12 @@
 # with a known cause (an oops, a warning), else every mmap() refused with
 # one errno, with its likely causes. A test that runs once per device (a
 # stage with two) is named once on its TODO's line.
+# When every mmap() is refused with one errno, the TODOs that refuse with it
+# (STAGE_TODO_ERRNOS, "N=ERRNO,...") are named first.
 # Usage: verdict.sh STAGE_ID FAILURES_FILE CONSOLE_LOG [HARNESS_FAILURE...]
 #   FAILURES_FILE: "TEST<TAB>MESSAGE" lines (qemu/tap-summary.pl --failures)
+#   KIT_VERDICT_STATE: the folder of .checked and .todos-left, in place of
+#   build/modules/ID (make check-mistakes judges planted copies with it)
 set -euo pipefail
 
 id=$1 failures=$2 log=$3
@@ -21,9 +25,9 @@ here=$(dirname "$(realpath "$0")")
 max=12
 
 # Where the checked sources are, relative to the kit when inside it.
-modules=$(kit_build_path modules)
-checked=$(cut -f1 "$modules/$id/.checked" 2>/dev/null || true)
-which=$(cut -f2 "$modules/$id/.checked" 2>/dev/null || true)
+state=${KIT_VERDICT_STATE:-$(kit_build_path modules)/$id}
+checked=$(cut -f1 "$state/.checked" 2>/dev/null || true)
+which=$(cut -f2 "$state/.checked" 2>/dev/null || true)
 case "$checked" in
 /*) src_dir=$checked ;;
 '') src_dir=$(kit_stage_dir "$id" 2>/dev/null || true) ;;
@@ -45,7 +49,7 @@ todo_hint() { # N
 # it; where several do (stage 4's TODO 3 installs the hooks TODOs 1 and 2
 # write), the ones the learner has not answered yet
 # (build/modules/ID/.todos-left, from scripts/labs/modules.sh), else all.
-todos_left=$(cat "$modules/$id/.todos-left" 2>/dev/null || true)
+todos_left=$(cat "$state/.todos-left" 2>/dev/null || true)
 todos_of() { # TEST
 	local n all open=()
 	mapfile -t all < <(kit_todos_of "$id" "$1")
@@ -86,23 +90,74 @@ while IFS=$'\t' read -r test message; do
 done <"$failures"
 # First what is diagnosed: kernel reports with a known cause (the mistake,
 # and what to write), else every mmap() refused with one errno.
-lines=()
-known() { # ERE HINT
-	! grep -aqE "$1" "$log" 2>/dev/null || lines+=("$2")
+lines=() errno='' first_tests=''
+# A kernel report with a known cause; the TODOs of TEST, when it failed,
+# come first.
+# come first, named even when the test passed: the report points at them.
+declare -A note_todo=()
+known() { # ERE HINT [TEST]
+	local n
+	grep -aqE "$1" "$log" 2>/dev/null || return 0
+	lines+=("$2")
+	[ -n "${3:-}" ] || return 0
+	first_tests+=" $3"
+	for n in $(todos_of "$3"); do
+		[ -n "${by_todo[$n]:-}" ] || note_todo[$n]="the kernel's report points here"
+	done
 }
-known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected; a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
-known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned a positive value; return a negative errno (-EAGAIN, not EAGAIN)"
-known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)"
+known 'BUG: Bad page state' "the kernel freed a page that was still in use (\"Bad page state\"): a page handed to the mm core (vmf->page, a page array) without the reference it takes over; get_page() it first" data.fd_write_seen_through_mapping
+known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected, and a physical address is not a PFN: a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
+known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned a positive value; return a negative errno (-EAGAIN, not EAGAIN)" inject.failure_reports_stage_errno
+known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)" inject.failure_reports_stage_errno
+# Diagnoses in the tests' own messages: the TODOs of those tests come first.
+known_failure() { # ERE HINT
+	local tests
+	tests=$(grep -aE "$1" "$failures" | cut -f1 | sort -u | tr '\n' ' ' || true)
+	[ -n "$tests" ] || return 0
+	lines+=("$2")
+	first_tests+=" $tests"
+}
+known_failure 'replaced the flags of the request' "VmFlags lack what the request itself sets: the flags were assigned (desc->vm_flags = ...) where the driver must add (|=) or remove (&= ~) its own"
+known_failure 'signal 7 \(SIGBUS\)' "an access to the mapping raised SIGBUS: part of it has nothing behind it; the remap covers less than the mapping (a size in pages where bytes are meant?), or the fault handler refused a page it has"
 if [ ${#lines[@]} = 0 ] && [[ "$plain_refused" =~ failed:\ (E[A-Z0-9]+) ]]; then
 	errno=${BASH_REMATCH[1]}
 	case "$errno" in
 	EPERM) likely="an exec test on VM_MAYEXEC (set on nearly every mapping) where VM_EXEC is meant, or one the wrong way round" ;;
-	EINVAL) likely="a flag test given the old mask where a VMA_*_BIT number is meant (vma_desc_test(desc, VM_MAYSHARE)), VM_SHARED where VM_MAYSHARE is meant, a range check comparing pages with bytes or testing the wrong way round" ;;
+	EINVAL) likely="a flag test given the old mask where a VMA_*_BIT number is meant (vma_desc_test(desc, VM_MAYSHARE)), VM_SHARED where VM_MAYSHARE is meant, a range check comparing pages with bytes or testing the wrong way round, an action given a length that does not cover the mapping (pages where bytes are meant)" ;;
+	EAGAIN) likely="a hook that must return 0 (the success hook, vm_ops->mapped) returning non-zero, such as a count: mmap() then fails with the error hook's or error_override's errno" ;;
 	*) likely="a test the wrong way round, or an error returned where 0 is meant" ;;
 	esac
 	lines+=("every mmap() fails with $errno, the plainest one included (bad.whole_region_maps): a refusal that refuses everything. Likely: $likely")
 fi
-for n in $(printf '%s\n' "${!by_todo[@]}" | sort -n); do
+# The TODOs in order; when every mmap() fails with one errno, those whose
+# refusal returns it first: the likeliest place of the mistake.
+order=$(printf '%s\n' "${!by_todo[@]}" "${!note_todo[@]}" | sort -nu)
+if [ -n "${errno:-}" ]; then
+	refusing=$(for word in $(kit_stage_get "$id" STAGE_TODO_ERRNOS 2>/dev/null); do
+		case ",${word#*=}," in *",$errno,"*) echo "${word%%=*}" ;; esac
+	done)
+	# Named even when their own tests pass (a refusal of everything
+	# refuses what they must refuse too).
+	for n in $refusing; do
+		[ -n "${by_todo[$n]:-}" ] || note_todo[$n]="returns $errno, the error of every mmap() here"
+	done
+	order="$refusing"$'\n'"$(grep -vxF "${refusing:-none}" <<<"$order" || true)"
+fi
+# The TODOs of the tests a diagnosis came from, next.
+if [ -n "$first_tests" ]; then
+	front=$(for n in $order; do
+		[ -z "${note_todo[$n]:-}" ] || { echo "$n" && continue; }
+		for t in $first_tests; do
+			case ", ${by_todo[$n]:-}," in *", $t,"*) echo "$n" && break ;; esac
+		done
+	done)
+	[ -z "$front" ] || order="$front"$'\n'"$(grep -vxF "$front" <<<"$order" || true)"
+fi
+for n in $order; do
+	if [ -z "${by_todo[$n]:-}" ]; then
+		[ -z "${note_todo[$n]:-}" ] || lines+=("$(todo_hint "$n") [${note_todo[$n]}]")
+		continue
+	fi
 	why=${why_todo[$n]:-}
 	# "[fails a: its message]", or "[fails a, b; a: its message]".
 	if [ "${why%%: *}" = "${by_todo[$n]}" ]; then why=": ${why#*: }"; else why=${why:+; $why}; fi

@@ -68,6 +68,13 @@
 #      script, the make target named after it (when the Makefile has one),
 #      and the first sentence of its header comment.
 #
+#   .. kit-mistakes::
+#
+#      The mistake corpus of the labs (labs/NN-name/mistakes.tsv, replayed
+#      by make check-mistakes): a table per stage, in make check's order,
+#      of the TODO, the kind of mistake, the mistake, and what the verdict
+#      says of it (or, for a compiler error, which file it names).
+#
 #   .. kit-in-tree-toctree::
 #
 #      Only in in-tree/index.rst: replaced, before parsing, by a toctree of
@@ -755,6 +762,54 @@ class KitScriptMap(_KitDirective):
             result.append(table)
         return result
 
+# ---------------------------------------------------------------------------
+# kit-mistakes
+
+def _rst_escape(text):
+    return re.sub(r'([\\`*_|])', r'\\\1', text)
+
+
+class KitMistakes(_KitDirective):
+
+    def run(self):
+        root = self.config.kit_root
+        labs = os.path.join(root, 'labs')
+        stages = sorted(d for d in os.listdir(labs)
+                        if re.fullmatch(r'\d\d-.+', d)
+                        and os.path.isfile(os.path.join(labs, d, 'mistakes.tsv')))
+        if not stages:
+            return self.fail('kit-mistakes: no labs/NN-name/mistakes.tsv')
+        lines, total = [], 0
+        for d in stages:
+            path = os.path.join(labs, d, 'mistakes.tsv')
+            self.env.note_dependency(path)
+            rows = []
+            for n, line in enumerate(_read(path).splitlines(), 1):
+                if not line.strip() or line.startswith('#'):
+                    continue
+                fields = line.split('\t')
+                if len(fields) != 5:
+                    return self.fail('kit-mistakes: %s line %d: %d fields, '
+                                     'expected 5' % (path, n, len(fields)))
+                rows.append(fields)
+            total += len(rows)
+            lines += ['.. rubric:: :ref:`lab-%s` (%d mistakes)' % (d[:2], len(rows)), '',
+                      '.. list-table::', '   :header-rows: 1',
+                      '   :widths: 8 18 37 37', '',
+                      '   * - TODO', '     - kind', '     - the mistake',
+                      '     - what the verdict shows']
+            for todo, kind, mistake, _plant, hint in rows:
+                if hint.startswith('compiler:'):
+                    says = 'the compiler\'s error, at ``%sLINE:COLUMN``' % hint[len('compiler:'):]
+                else:
+                    says = '"%s"' % _rst_escape(hint)
+                lines += ['   * - %s' % todo, '     - %s' % _rst_escape(kind),
+                          '     - %s' % _rst_escape(mistake), '     - %s' % says]
+            lines.append('')
+        lines = ['%d mistakes over %d stages.' % (total, len(stages)), ''] + lines
+        return self.parse_rst(lines, 'kit-mistakes')
+
+
 def setup(app):
     app.add_config_value('kit_root', None, 'env')
     app.add_config_value('kit_kernel_tree', None, 'env')
@@ -768,6 +823,7 @@ def setup(app):
     app.add_directive('kit-stage-table', KitStageTable)
     app.add_directive('kit-script-map', KitScriptMap)
     app.add_directive('kit-workshop-schedule', KitWorkshopSchedule)
+    app.add_directive('kit-mistakes', KitMistakes)
     app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}

@@ -101,7 +101,9 @@ TEST_F(bad, offset_past_end)
 TEST_F(bad, offset_plus_length_past_end)
 {
 	ASSERT_REFUSED_NO_TRACE(2 * self->page, self->size - self->page, EINVAL,
-				"last page + 1 page");
+				"last page + 1 page (offset and length each "
+				"fit, their sum does not: does the range check "
+				"compare the offset in pages with bytes?)");
 }
 
 /*

@@ -190,8 +190,8 @@ TEST_F(data, fork_child_shares_mapping)
 	}
 	ASSERT_EQ(0, WEXITSTATUS(status)) {
 		if (rep->stage == 1)
-			TH_LOG("the child saw %#010x at offset %#lx, the parent "
-			       "had stored %#010x", rep->got, rep->offset,
+			TH_LOG("the child saw 0x%08x at offset %#lx, the parent "
+			       "had stored 0x%08x", rep->got, rep->offset,
 			       rep->want);
 	}
 	LAB_ASSERT_PATTERN(p, self->size, ~self->seed, 0,

@@ -105,7 +105,7 @@ TEST_F(edu, identification_register)
 		 MAP_SHARED, self->fd, 0);
 	id = edu_read(bar, EDU_ID);
 	ASSERT_EQ(0xedU, id & 0xff) {
-		TH_LOG("register 0x00 reads %#010x: no 0xed in the low byte, "
+		TH_LOG("register 0x00 reads 0x%08x: no 0xed in the low byte, "
 		       "this is not edu's BAR 0 (0xffffffff: nothing decodes "
 		       "the access)", id);
 	}
@@ -133,8 +133,8 @@ TEST_F(edu, liveness_register_inverts)
 		edu_write(bar, EDU_LIVENESS, vals[i]);
 		got = edu_read(bar, EDU_LIVENESS);
 		ASSERT_EQ(~vals[i], got) {
-			TH_LOG("wrote %#010x to 0x04, read back %#010x; the "
-			       "device inverts it (%#010x). Same value back "
+			TH_LOG("wrote 0x%08x to 0x04, read back 0x%08x; the "
+			       "device inverts it (0x%08x). Same value back "
 			       "means the mapping is RAM, not the BAR",
 			       vals[i], got, ~vals[i]);
 		}
@@ -156,14 +156,14 @@ TEST_F(edu, two_mappings_same_device)
 	edu_write(a, EDU_LIVENESS, v);
 	got = edu_read(b, EDU_LIVENESS);
 	ASSERT_EQ(~v, got) {
-		TH_LOG("wrote %#010x through %p, read %#010x through %p, "
-		       "expected %#010x", v, a, got, b, ~v);
+		TH_LOG("wrote 0x%08x through %p, read 0x%08x through %p, "
+		       "expected 0x%08x", v, a, got, b, ~v);
 	}
 	edu_write(b, EDU_LIVENESS, ~v);
 	got = edu_read(a, EDU_LIVENESS);
 	ASSERT_EQ(v, got) {
-		TH_LOG("wrote %#010x through %p, read %#010x through %p, "
-		       "expected %#010x", ~v, b, got, a, v);
+		TH_LOG("wrote 0x%08x through %p, read 0x%08x through %p, "
+		       "expected 0x%08x", ~v, b, got, a, v);
 	}
 }
 

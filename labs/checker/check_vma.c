@@ -90,6 +90,13 @@ TEST_F(vma, vmflags_required_present)
 		TH_LOG("no VmFlags for the VMA at %p in /proc/self/smaps: %s",
 		       p, strerror(-r));
 	}
+	/* What the request itself sets, whatever the driver adds. */
+	ASSERT_TRUE(lab_has_token(flags, "rd", 2) && lab_has_token(flags, "ms", 2)) {
+		TH_LOG("VmFlags \"%s\" lack \"rd\" or \"ms\" of a PROT_READ, "
+		       "MAP_SHARED mapping: the driver replaced the flags of the "
+		       "request (desc->vm_flags = ...) where it must add to "
+		       "them (|=)", flags);
+	}
 	for (it = want; lab_next_token(&it, &tok, &len);) {
 		EXPECT_TRUE(lab_has_token(flags, tok, len)) {
 			TH_LOG("VmFlags \"%s\" lack \"%.*s\" (required: %s)",

@@ -208,16 +208,20 @@
 
 /*
  * LAB_ASSERT_PATTERN(buf, len, seed, base, what): the region holds the
- * pattern, with the first wrong word logged on failure.
+ * pattern, with the first wrong word logged on failure, and what it says
+ * (lab_pattern_explain()).
  */
 #define LAB_ASSERT_PATTERN(buf, len, seed, base, what) do {			\
 	uint32_t __lab_want = 0, __lab_got = 0;					\
 	long __lab_bad = lab_pattern_check((buf), (len), (seed), (base),	\
 					   &__lab_want, &__lab_got);		\
 	ASSERT_EQ(-1, __lab_bad) {						\
-		TH_LOG("%s: word at buffer offset %#lx is %#010x, expected "	\
-		       "%#010x", what, (unsigned long)(base) + __lab_bad,	\
-		       __lab_got, __lab_want);					\
+		TH_LOG("%s: word at buffer offset %#lx is 0x%08x, expected "	\
+		       "0x%08x%s", what, (unsigned long)(base) + __lab_bad,	\
+		       __lab_got, __lab_want,					\
+		       lab_pattern_explain((seed),				\
+					   (unsigned long)(base) + __lab_bad,	\
+					   __lab_got));				\
 	}									\
 } while (0)
 

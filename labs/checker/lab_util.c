@@ -511,6 +511,29 @@ long lab_pattern_check(const volatile void *buf, size_t len, uint32_t seed,
 	return -1;
 }
 
+const char *lab_pattern_explain(uint32_t seed, unsigned long off, uint32_t got)
+{
+	static char why[160];
+	unsigned long page = lab_page_size(), k, other;
+
+	if (!got)
+		return " (zero: memory that is not the buffer's, or a page "
+		       "never written: is the PFN right? a physical address is "
+		       "not a PFN)";
+	/* The same word of another page of the pattern: the wrong page. */
+	for (k = 0; k < 4096; k++) {
+		other = k * page + off % page;
+		if (other != off && lab_pattern_word(seed, other) == got) {
+			snprintf(why, sizeof(why), " (the word of buffer offset "
+				 "%#lx: the mapping starts at the wrong page; "
+				 "is the offset left out, applied twice, or in "
+				 "bytes where pages are meant?)", other);
+			return why;
+		}
+	}
+	return "";
+}
+
 /* Real drivers, booted twice -------------------------------------------- */
 
 void lab_observe(const char *key, const char *fmt, ...)

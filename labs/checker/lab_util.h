@@ -158,6 +158,18 @@ void lab_pattern_fill(volatile void *buf, size_t len, uint32_t seed,
 long lab_pattern_check(const volatile void *buf, size_t len, uint32_t seed,
 		       unsigned long base, uint32_t *want, uint32_t *got);
 
+/**
+ * lab_pattern_explain() - what a wrong word of a pattern check says
+ * @seed: the pattern's seed
+ * @off: the buffer offset of the wrong word
+ * @got: the word found there
+ *
+ * Return: " (zero: ...)" for a zero word, " (the word of buffer offset X:
+ * ...)" when @got is the pattern's word at the same place of another page
+ * (the mapping starts at the wrong page), else "". A static buffer.
+ */
+const char *lab_pattern_explain(uint32_t seed, unsigned long off, uint32_t got);
+
 /* Real drivers, booted twice (scripts/coccinelle/cocci-boot.sh) --------------- */
 
 /*

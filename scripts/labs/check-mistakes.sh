@@ -1,41 +1,27 @@
 #!/usr/bin/env bash
-# make check-mistakes: the labs pages' Troubleshooting entries, replayed. Each
-# plants one plausible mistake in a learner's copy of a stage's solution, runs
-# `make check STAGE=N` on it as the learner would, and proves that the check
-# fails and that its closing verdict names the mistake with the hint the page
-# gives:
-#   stage 2: a physical address where a PFN is expected (the PFN shifted
-#            left by PAGE_SHIFT): the data checks fail (or, when the address
-#            lands above what the CPU can address, the guest oopses with
-#            "Bad pagetable", which the verdict names), and the verdict
-#            points at TODO 1;
-#   stage 4: the error hook returns EAGAIN, not -EAGAIN (6.12 ignores the
-#            positive value, with a warning);
-#   stage 4: the hooks written but never installed (TODO 3 left out): the
-#            verdict names TODO 3, not only TODOs 1 and 2, whose tests TODO
-#            3 shares;
-#   stage 5: desc->action.error_override = EAGAIN, not -EAGAIN (mainline
-#            refuses every mapping with EINVAL, with a warning);
-#   stage 1: a missing semicolon: the compiler's error names the learner's
-#            file and line (work/01-mmap-prepare/mmap_lab1.c:N:M), never
-#            the copy kbuild compiled; stage 6 the same on mainline, whose
-#            kbuild names the copy relative to M=;
-#   stage 0: the hook returns EPERM, not -EPERM: mmap() "succeeds" at 0x1,
-#            and TODO 1's line says why;
-#   stage 0: VM_MAYEXEC tested where VM_EXEC is meant: every mmap() fails
-#            with EPERM, and the verdict says so first;
-#   stage 1: VM_SHARED tested where VM_MAYSHARE is meant: a read-only open
-#            mapped MAP_SHARED is refused, and TODO 2's line says why;
-#   stage 5: vma_desc_test(desc, VM_MAYSHARE), the old mask where a bit
-#            number is meant: every mmap() fails with EINVAL, and the
-#            verdict says so first;
-#   stage 6: the offset added to the BAR's start although the simple I/O
-#            remap adds it too: TODO 1's line says it is applied twice.
-# Where a mistake breaks one TODO, the verdict's first TODO line must be that
-# TODO's, with the hint on it.
-# The copies live in build/mistakes/work; the stages' own logs and modules
-# are put back afterwards. Writes build/logs/mistakes.result.
-# Usage: check-mistakes.sh
+# make check-mistakes: the mistake corpus of the labs, replayed. Each lab
+# stage keeps, beside its solution, labs/NN-name/mistakes.tsv: plausible
+# mistakes a learner makes in its TODOs, each with the TODO it breaks and the
+# hint the verdict must give (the format is in the file's header; the guide
+# lists them, Documentation/labs/mistakes.rst). Each one is planted in a copy
+# of the solution, and the check proves, of the stage's checks on that copy:
+#   - the stage fails;
+#   - the verdict's first TODO line is the TODO the mistake breaks (no other
+#     TODO named before it);
+#   - the hint is shown on that line or above it (a diagnosis the verdict
+#     puts first: a known kernel report, every mmap() failing with one errno).
+# A compiler error ("compiler:" hint) is replayed as the learner meets it:
+# `make check STAGE=N` on a work/ copy, whose output must name the learner's
+# file and line, never the copy kbuild compiled.
+# The others run together: one kbuild run builds a stage's planted copies,
+# one guest loads, checks and unloads each in turn (scripts/labs/
+# mutant-batch.sh), with the stage's checks but check_commit_charge and
+# check_unload (the batch unloads each copy itself). Each copy's verdict is
+# qemu/verdict.sh's, given its TAP and its part of the console log. A copy
+# that brings the guest down is judged on what it printed; the copies after
+# it get a guest of their own.
+# Writes build/logs/mistakes.result; the copies live in build/mistakes/.
+# Usage: check-mistakes.sh [STAGE_ID...]   (default: every lab stage)
 set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -46,82 +32,177 @@ cd "$top" || exit 1
 . "$top/scripts/labs/learner-copy.sh"
 # shellcheck source=scripts/lib/stage-logs.sh
 . "$top/scripts/lib/stage-logs.sh"
-logs="$top/build/logs"
+# shellcheck source=scripts/labs/mutant-batch.sh
+. "$top/scripts/labs/mutant-batch.sh"
+logs=$(kit_build_path logs)
 area="$top/build/mistakes"
+kobj="$top/build/kernel" checker="$top/build/checker"
 start=$(date +%s)
 mkdir -p "$logs"
-rm -rf "$area" && mkdir -p "$area/kept"
+rm -rf "$area" && mkdir -p "$area"
 
-# STAGE  FILE_PATTERN (sed -E)  HINT (a fixed string of the verdict)  WHAT
-#   TODO: the TODO whose line the verdict must show first (no other TODO
-#   named before it), with the hint on that line; "first": the hint is the
-#   verdict's first line (a diagnosis that no TODO can be blamed for alone);
-#   "-" for a compiler error
-mistakes=(
-	"2	s/page_to_pfn\(ldev->pages\) \+ desc->pgoff/(page_to_pfn(ldev->pages) + desc->pgoff) << PAGE_SHIFT/	mmap_action_remap_full() from the PFN of the buffer page	a physical address instead of a PFN	1"
-	"4	s/err = -EAGAIN;/err = EAGAIN;/	the error hook returned a positive value	the error hook returns EAGAIN, not -EAGAIN	first"
-	"4	/desc->action\.(success|error)_hook = /d	install both hooks	the hooks written but not installed (TODO 3 left out)	3"
-	"5	0,/error_override = -EAGAIN;/s//error_override = EAGAIN;/	desc->action.error_override is positive	error_override = EAGAIN, not -EAGAIN	first"
-	"1	0,/\treturn 0;/s//\treturn 0/	output:work/01-mmap-prepare/mmap_lab1.c:	a missing semicolon: the compiler names the learner's file	-"
-	"0	s/vma->vm_flags \& VM_EXEC\)/vma->vm_flags \& VM_MAYEXEC)/	every mmap() fails with EPERM	VM_MAYEXEC tested where VM_EXEC is meant	first"
-	"0	s/\t\treturn -EPERM;/\t\treturn EPERM;/	a hook returned a positive errno	the hook returns EPERM, not -EPERM (mmap() succeeds at 0x1)	1"
-	"1	s/desc->vm_flags \& VM_MAYSHARE/desc->vm_flags \& VM_SHARED/	test VM_MAYSHARE	VM_SHARED tested where VM_MAYSHARE is meant	2"
-	"5	s/vma_desc_test\(desc, VMA_MAYSHARE_BIT\)/vma_desc_test(desc, VM_MAYSHARE)/	every mmap() fails with EINVAL	the old mask where a VMA_*_BIT number is meant	first"
-	"6	s/pci_resource_start\(ldev->pdev, MMAP_LAB_BAR\),/pci_resource_start(ldev->pdev, MMAP_LAB_BAR) + (desc->pgoff << PAGE_SHIFT),/	the offset is applied twice	the offset added to the start as well as by the action	1"
-	"6	0,/\treturn 0;/s//\treturn 0/	output:work/06-mainline-io/mmap_lab6.c:	a missing semicolon on a mainline stage: the compiler names the learner's file	-"
-)
+# The entries of stage ID's corpus: "N<TAB>TODO<TAB>CLASS<TAB>MISTAKE<TAB>
+# PLANT<TAB>HINT" lines, N counting from 1.
+entries_of() { # ID
+	local file
+	file="$(kit_stage_dir "$1")/mistakes.tsv"
+	[ -f "$file" ] || return 0
+	grep -vE '^(#|$)' "$file" | awk '{ print NR "\t" $0 }'
+}
 
-echo "TAP version 13"
-for m in "${mistakes[@]}"; do
-	IFS=$'\t' read -r id plant hint what todo <<<"$m"
-	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
-		skip "stage $id, $what: the verdict names it" "$why"
-		continue
-	fi
+# A compiler error, as the learner meets it: make check STAGE=ID on a work/
+# copy with the mistake; the output must name the work/ file and line.
+compiler_error() { # ID PLANT HINT DESCRIPTION
+	local id=$1 plant=$2 hint=$3 work file out rc=0
 	export KIT_WORK_DIR="$area/work"
 	work=$(kit_work_dir "$id")
-	mkdir -p "$work"
+	mkdir -p "$work" "$area/kept"
 	cp "$(kit_stage_dir "$id")"/*.c "$work/"
 	file=$(ls "$work"/*.c)
 	sed -E -i "$plant" "$file"
-	# The stage's logs of make check's own run, kept aside.
 	kit_keep_stage_logs "$id" "$area/kept"
-	out="$area/stage-$id.out"
-	rc=0
+	out="$area/stage-$id-compiler.out"
 	if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
 		rc=1 && echo "the planting sed changed nothing" >"$out"
 	else
 		(env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check STAGE="$id") >"$out" 2>&1 && rc=1
-		verdict=$(sed -n '/^# stage '"$id"': [0-9]* failing/,/^#$/p' "$out")
-		case "$hint" in
-		# A compiler error: the whole output names the learner's file,
-		# never the copy kbuild compiled (build/modules/).
-		output:*) grep -qE "(^|/)${hint#output:}[0-9]+:[0-9]+: error:" "$out" && ! grep -q 'build/modules/' "$out" || rc=1 ;;
-		*) grep -qF -- "$hint" <<<"$verdict" || rc=1 ;;
-		esac
-		# The verdict's first TODO line is TODO's, and carries the hint; or
-		# its first line carries it.
-		if [ "$todo" = first ]; then
-			[[ "$(sed -n 2p <<<"$verdict")" == "#   "*"$hint"* ]] || rc=1
-		elif [ "$todo" != - ]; then
-			first=$(grep -m 1 -E '^#   TODO [0-9]+' <<<"$verdict" || true)
-			[[ "$first" == "#   TODO $todo "* && "$first" == *"$hint"* ]] || rc=1
-		fi
+		grep -qE "(^|/)${hint}[0-9]+:[0-9]+: error:" "$out" && ! grep -q 'build/modules/' "$out" || rc=1
 	fi
-	case "$todo" in
-	-) where= ;;
-	first) where=" first" ;;
-	*) where=" on TODO $todo's line, the first TODO named" ;;
-	esac
-	result "$rc" "stage $id, $what: make check fails and says \"${hint#output:}\"$where" \
-		"$(grep -E '^#   |^not ok|error' "$out" | head -n 15)"
+	result "$rc" "$4: make check fails, naming ${hint}LINE:COLUMN" "$(grep -E 'error' "$out" | head -n 15)"
 	unset KIT_WORK_DIR
-	# Put back the stage's logs and its module, built from the solution.
 	kit_put_back_stage_logs "$id" "$area/kept"
-	rm -rf "$area/kept"/* "$work"
+	rm -rf "$area/kept" "$work"
 	"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
 		result 1 "stage $id: its module builds again from the solution"
+}
+
+# The part of console log LOG that copy NAME printed: from its load to its
+# unload, or to the end when the guest went down meanwhile; and the kernel's
+# messages meanwhile, from the kernel log the guest prints at the end
+# (between the lines "kit: mutant NAME begins" and "... ends").
+console_part() { # LOG NAME
+	tr -d '\r' <"$1" | awk -v b="### KIT TAP BEGIN $2.load" -v e="### KIT TAP END $2.unload" \
+		-v kb="kit: mutant $2 begins" -v ke="kit: mutant $2 ends" '
+		index($0, b) == 1 { on = 1 }
+		index($0, kb) { on = 1 }
+		on { print }
+		on && (index($0, e) == 1 || index($0, ke)) { on = 0 }'
+}
+
+# Judge copy NAME of stage ID, booted in run RUN: print its verdict.
+verdict_of() { # ID NAME RUN BATCH CRASHED(0/1)
+	local id=$1 name=$2 run=$3 dir="$4/$2" harness=() found
+	console_part "$logs/$run.log" "$name" >"$dir/console.log"
+	perl "$top/qemu/tap-summary.pl" --failures "$dir/failures.tsv" "$logs/$run/$name".*.tap >/dev/null 2>&1 || true
+	[ -s "$dir/failures.tsv" ] || [ -n "$(ls "$logs/$run/$name".*.tap 2>/dev/null)" ] ||
+		printf 'no TAP at all\tthe guest printed nothing of this copy\n' >"$dir/failures.tsv"
+	[ "$5" = 0 ] || harness+=("the guest did not run to the end (a hang, a panic, a timeout): see the end of ${logs#"$top"/}/$run.log")
+	if found=$("$top/qemu/scan-kernel-log.sh" "$dir/console.log"); then :; else
+		harness+=("the kernel log has: $(head -n 1 <<<"$found" | sed 's/^\[ *[0-9.]*\] //')")
+	fi
+	# As make check would see a learner's copy: which TODOs look unanswered.
+	printf '%s\tplanted copy\n' "${dir#"$top"/}" >"$dir/.checked"
+	"$top/scripts/labs/todo-status.sh" "$dir" "$(kit_stage_dir "$id")" | sed -n 's/.*TODOs left: //p' |
+		tr ',' '\n' | sed -n 's/^ *\([0-9]*\) (line.*/\1/p' >"$dir/.todos-left"
+	KIT_VERDICT_STATE="$dir" "$top/qemu/verdict.sh" "$id" "$dir/failures.tsv" "$dir/console.log" "${harness[@]}" ||
+		echo "# qemu/verdict.sh itself failed (exit $?)"
+}
+
+# The verdict VERDICT names TODO first, with HINT on its line or above.
+verdict_names() { # VERDICT TODO HINT
+	local upto
+	# The verdict down to its first TODO line.
+	upto=$(awk '{ print } /^#   TODO [0-9]+/ { exit }' <<<"$1")
+	[ -n "$1" ] && grep -qE "^#   TODO $2 " <<<"$(tail -n 1 <<<"$upto")" && grep -qF -- "$3" <<<"$upto"
+}
+
+echo "TAP version 13"
+# shellcheck disable=SC2046 # ids are single words
+[ $# -gt 0 ] || set -- $(kit_stage_ids)
+total=0
+for id; do
+	[ -f "$(kit_stage_dir "$id")/mistakes.tsv" ] || continue
+	mapfile -t entries < <(entries_of "$id")
+	total=$((total + ${#entries[@]}))
+	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
+		for e in "${entries[@]}"; do
+			IFS=$'\t' read -r i todo _ mistake _ _ <<<"$e"
+			skip "stage $id, TODO $todo: $mistake" "$why"
+		done
+		continue
+	fi
+	batch="$area/$id" modules=$(kit_stage_get "$id" STAGE_MODULES)
+	mkdir -p "$batch"
+	names=() built=()
+	declare -A todo_of=() hint_of=() what_of=()
+	for e in "${entries[@]}"; do
+		IFS=$'\t' read -r i todo _ mistake plant hint <<<"$e"
+		what="stage $id, TODO $todo: $mistake"
+		case "$hint" in
+		compiler:*)
+			compiler_error "$id" "$plant" "${hint#compiler:}" "$what"
+			continue
+			;;
+		esac
+		name="m$i"
+		mkdir -p "$batch/$name"
+		cp "$(kit_stage_dir "$id")"/*.c "$(kit_stage_dir "$id")"/Kbuild "$batch/$name/"
+		file=$(find "$batch/$name" -name "*.c" | head -n 1)
+		sed -E -i "$plant" "$batch/$name"/*.c
+		if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
+			result 1 "$what: planted" "the planting sed changed nothing: $plant"
+			continue
+		fi
+		names+=("$name") todo_of[$name]=$todo hint_of[$name]=$hint what_of[$name]=$what
+	done
+	[ ${#names[@]} -gt 0 ] || continue
+	echo "# stage $id: ${#names[@]} mistakes planted, one kbuild run, one guest"
+	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
+	if ! kit_build_mutants "$stage_kobj" "$batch" "$modules" "$batch/build.log" "${names[@]}"; then
+		for name in "${names[@]}"; do
+			kit_build_mutants "$stage_kobj" "$batch" "$modules" "$batch/$name/build.log" "$name" || rm -f "$batch/$name"/*.ko
+		done
+	fi
+	for name in "${names[@]}"; do
+		if ls "$batch/$name"/*.ko >/dev/null 2>&1; then
+			built+=("$name")
+		else
+			result 1 "${what_of[$name]}: builds" "$(grep -E 'error|warning' "$batch/$name/build.log" | head -n 10)"
+		fi
+	done
+	# Every copy's checker programs: the stage's, as the skeleton's in the
+	# TODO proof.
+	programs=$(kit_stage_get "$id" STAGE_CHECKS | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | paste -sd,)
+	remaining=("${built[@]}") round=0
+	while [ ${#remaining[@]} -gt 0 ]; do
+		round=$((round + 1))
+		run="mistakes-$id-$round"
+		checks=$(for name in "${remaining[@]}"; do printf '%s=%s ' "$name" "$programs"; done)
+		kit_boot_mutants "$kobj" "$checker" "$id" "$batch" "$run" "$checks" "${remaining[@]}" >"$batch/$run.out" || true
+		next=()
+		for name in "${remaining[@]}"; do
+			if [ ${#next[@]} -gt 0 ]; then
+				next+=("$name")
+				continue
+			fi
+			crashed=0
+			if [ ! -e "$logs/$run/$name.unload.tap" ]; then
+				# The guest went down with this copy: judged on what it
+				# printed; those after it boot again.
+				crashed=1 next=(-)
+			fi
+			verdict=$(verdict_of "$id" "$name" "$run" "$batch" "$crashed")
+			echo "$verdict" >"$batch/$name/verdict"
+			rc=0
+			verdict_names "$verdict" "${todo_of[$name]}" "${hint_of[$name]}" || rc=1
+			TAP_DETAIL="head" result "$rc" "${what_of[$name]}: fails, names TODO ${todo_of[$name]} first, says \"${hint_of[$name]}\"" \
+				"${verdict:-(no verdict: every check passed)}"
+		done
+		remaining=("${next[@]:1}")
+	done
+	unset todo_of hint_of what_of
 done
 echo "1..$n"
+echo "# $total mistakes in the corpus; $passed passed, $failed failed, $skipped skipped"
 echo "mistakes $passed $failed $skipped $(($(date +%s) - start))" >"$logs/mistakes.result"
 [ "$failed" = 0 ]

@@ -29,6 +29,8 @@ shift 2
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/../../qemu/stages.sh"
+# shellcheck source=scripts/labs/mutant-batch.sh
+. "$here/mutant-batch.sh"
 logs="$kit_root/build/logs"
 mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
@@ -59,20 +61,6 @@ write_mutant() {
 	for c in "$1"/*.c; do
 		"$here/make-skeleton.sh" "$c" "$3/$(basename "$c")" "$2" || return 1
 	done
-}
-
-# Build the mutants NAME... of the batch folder $1 (subfolders NAME/, each
-# with the stage's modules $2) in one kbuild run: named .ko targets skip
-# kbuild's check that module names are unique, which these are not. Fails if
-# any of them does not build; the log $3 says why.
-build_mutants() { # BATCH "MODULE..." LOG NAME...
-	local batch=$1 modules=$2 log=$3 name module targets=()
-	shift 3
-	for name; do
-		for module in $modules; do targets+=("$name/$module.ko"); done
-	done
-	echo "obj-m := ${*/%//}" >"$batch/Kbuild"
-	make -s -C "$stage_kobj" M="$batch" "${targets[@]}" >"$log" 2>&1
 }
 
 # Boot stage $1 with the modules of $2 and the checks $3; logs under run $4.
@@ -124,10 +112,10 @@ for id; do
 		fi
 	done
 	write_mutant "$dir" "" "$batch/skeleton" && written+=(skeleton)
-	if [ ${#written[@]} -gt 0 ] && ! build_mutants "$batch" "$modules" "$batch/build.log" "${written[@]}"; then
+	if [ ${#written[@]} -gt 0 ] && ! kit_build_mutants "$stage_kobj" "$batch" "$modules" "$batch/build.log" "${written[@]}"; then
 		# One of them does not build: build each alone to tell which.
 		for name in "${written[@]}"; do
-			build_mutants "$batch" "$modules" "$batch/$name/build.log" "$name" || rm -f "$batch/$name"/*.ko
+			kit_build_mutants "$stage_kobj" "$batch" "$modules" "$batch/$name/build.log" "$name" || rm -f "$batch/$name"/*.ko
 		done
 	fi
 	for t in $markers; do
@@ -137,7 +125,8 @@ for id; do
 			continue
 		fi
 		progs_of[$t]=$(for c in $(kit_todo_checks "$id" "$t"); do program_of "$c"; done | awk '!seen[$0]++' | tr '\n' ' ')
-		names+=("todo$t") assign+=("STAGE_MUTANT_CHECKS_todo$t=${progs_of[$t]% }")
+		p=${progs_of[$t]% }
+		names+=("todo$t") assign+=("todo$t=${p// /,}")
 	done
 	# The skeleton runs all of the stage's checks but check_commit_charge,
 	# which tests the kernel's accounting rather than the driver (and is the
@@ -146,7 +135,8 @@ for id; do
 	skeleton_built=0
 	if ls "$batch/skeleton"/*.ko >/dev/null 2>&1; then
 		skeleton_built=1
-		names+=(skeleton) assign+=("STAGE_MUTANT_CHECKS_skeleton=${skeleton_checks% }")
+		p=${skeleton_checks% }
+		names+=(skeleton) assign+=("skeleton=${p// /,}")
 	fi
 	# 2. One guest loads, checks and unloads them in turn. If it did not
 	# run to the end with a clean log, or a mutant did not load or unload,
@@ -154,10 +144,7 @@ for id; do
 	run="mutant-$id-batch"
 	batched=0
 	if [ ${#names[@]} -gt 0 ]; then
-		kit_conf_override "$(kit_stage_conf "$id")" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
-			STAGE_MUTANTS="${names[*]}" STAGE_MUTANT_MODULES="$modules" "${assign[@]}"
-		out=$(KIT_STAGE_CONF="$batch/stage.conf" KIT_MODULE_DIR="$batch" KIT_MUTANT_ROOT="$batch" \
-			KIT_RUN_NAME="$run" "$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$id" 2>&1)
+		out=$(kit_boot_mutants "$kobj" "$checker" "$id" "$batch" "$run" "${assign[*]}" "${names[@]}")
 		# The harness's own two tests ("ID: guest ran every check ...",
 		# "ID: kernel log has no WARNING ...") must pass; the mutants'
 		# checks are meant to fail.
