@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Check that every code form in the conversion guide's mainline column is
-real: each ``literal`` of the third column of the idiom table (under the
+real: each ``literal`` of the mainline column of the idiom table (under the
 "conversion-table" label) must occur verbatim, up to white space, in one of
 the drivers the kit builds and checks on its mainline kernel, or else in the
 7.x tree that kernel is built from (include/linux, mm, drivers/char). A
@@ -22,10 +22,13 @@ TREE_DIRS = ("include/linux", "mm", "drivers/char")
 def mainline_column(rst):
     start = rst.index(".. _conversion-table:")
     end = rst.index("\n.. _", start + 1)
-    rows = re.split(r"\n   \* - ", rst[start:end])[2:]  # skip the header row
-    for row in rows:
+    rows = re.split(r"\n   \* - ", rst[start:end])[1:]
+    # The column whose header starts with "mainline".
+    header = [" ".join(c.split()) for c in re.split(r"\n     - ", rows[0])]
+    col = next(i for i, c in enumerate(header) if c.startswith("mainline"))
+    for row in rows[1:]:
         cells = re.split(r"\n     - ", row)
-        yield " ".join(cells[2].split())
+        yield " ".join(cells[col].split())
 
 
 def flat(path):
