@@ -14,7 +14,11 @@
  *   which the mm core calls once a new VMA exists and its action has run.
  *   It gets the range and the file, never the VMA, and it is not called when
  *   the new mapping merged into a neighbour. Here it counts mappings in the
- *   read-only parameter mapped_calls.
+ *   read-only parameter mapped_calls, and with vm_ops->open and ->close the
+ *   VMAs that exist in live_mappings. ->close also runs for a new VMA whose
+ *   action failed, which ->mapped never saw: ->mapped marks the VMAs it
+ *   counted (through its vm_private_data argument), and ->close uncounts
+ *   only those.
  * - There is no error hook. The errno that mmap() reports when the action
  *   fails is a plain value, desc->action.error_override: here -EAGAIN.
  *
@@ -99,24 +103,41 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  */
 static atomic_t mmap_lab_mapped_calls = ATOMIC_INIT(0);
 
-static int mapped_calls_get(char *buffer, const struct kernel_param *kp)
+/*
+ * Number of VMAs of either device that exist now (live_mappings): one for
+ * each new mapping, one more for each copy a split or fork() makes, one less
+ * for each that goes. Per-mapping state of a real driver (a reference, an
+ * allocation) follows the same rules.
+ */
+static atomic_t mmap_lab_live_mappings = ATOMIC_INIT(0);
+
+/*
+ * The mark mmap_lab_mapped() leaves in the VMAs it counted. The mm core
+ * calls ->close() also for a new VMA whose action failed, which ->mapped()
+ * never saw: only a marked VMA may be uncounted.
+ */
+static char mmap_lab_counted_mark;
+
+static int counter_get(char *buffer, const struct kernel_param *kp)
 {
 	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
 }
 
-/* Load-time "mapped_calls=N" would call .set: refuse it. */
-static int mapped_calls_set(const char *val, const struct kernel_param *kp)
+/* A load-time "mapped_calls=N" would call .set: refuse it. */
+static int counter_set(const char *val, const struct kernel_param *kp)
 {
 	return -EPERM;
 }
 
-static const struct kernel_param_ops mapped_calls_ops = {
-	.set = mapped_calls_set,
-	.get = mapped_calls_get,
+static const struct kernel_param_ops counter_ops = {
+	.set = counter_set,
+	.get = counter_get,
 };
 
-module_param_cb(mapped_calls, &mapped_calls_ops, &mmap_lab_mapped_calls, 0444);
+module_param_cb(mapped_calls, &counter_ops, &mmap_lab_mapped_calls, 0444);
 MODULE_PARM_DESC(mapped_calls, "number of new mappings completed (read-only)");
+module_param_cb(live_mappings, &counter_ops, &mmap_lab_live_mappings, 0444);
+MODULE_PARM_DESC(live_mappings, "number of VMAs of the devices now (read-only)");
 
 /**
  * mmap_lab_mapped() - account for a new, fully populated mapping
@@ -140,15 +161,48 @@ static int mmap_lab_mapped(unsigned long start, unsigned long end,
 			   pgoff_t pgoff, const struct file *file,
 			   void **vm_private_data)
 {
-	/* TODO 1/1: count the new mapping in mmap_lab_mapped_calls */
+	/* TODO 1/3: count it in both counters; mark the VMA (*vm_private_data) */
 	atomic_inc(&mmap_lab_mapped_calls);
+	atomic_inc(&mmap_lab_live_mappings);
+	*vm_private_data = &mmap_lab_counted_mark;
 	pr_debug("%s: mapped [%#lx, %#lx) at page %lu\n",
 		 to_mmap_lab_dev(file)->misc.name, start, end, pgoff);
 	return 0;
 }
 
+/**
+ * mmap_lab_open() - count a copy of a counted VMA
+ * @vma: the new VMA, a copy that a split or fork() made
+ *
+ * The copy inherits vm_private_data, the mark included.
+ *
+ * Context: mmap write lock held.
+ */
+static void mmap_lab_open(struct vm_area_struct *vma)
+{
+	if (vma->vm_private_data == &mmap_lab_counted_mark)
+		atomic_inc(&mmap_lab_live_mappings);
+}
+
+/**
+ * mmap_lab_close() - uncount a VMA that goes away
+ * @vma: the VMA being removed
+ *
+ * Also called for a new VMA whose action failed (the mm core unmaps it with
+ * do_munmap()): mmap_lab_mapped() never ran for it, and it has no mark.
+ *
+ * Context: mmap write lock held.
+ */
+static void mmap_lab_close(struct vm_area_struct *vma)
+{
+	if (vma->vm_private_data == &mmap_lab_counted_mark)
+		atomic_dec(&mmap_lab_live_mappings);
+}
+
 static const struct vm_operations_struct mmap_lab_vm_ops = {
 	.mapped = mmap_lab_mapped,
+	.open = mmap_lab_open,
+	.close = mmap_lab_close,
 };
 
 /**

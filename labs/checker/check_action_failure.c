@@ -6,7 +6,8 @@
  * Environment: MMAP_LAB_ACTION (none: every test skips; else remap, ioremap
  * or map_kernel_pages), MMAP_LAB_ACTION_ERRNO,
  * MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0, MMAP_LAB_MAP_SIZE), and
- * MMAP_LAB_HOOK_COUNTER (optional here: empty or unset = no success hook).
+ * MMAP_LAB_HOOK_COUNTER (optional here: empty or unset = no success hook),
+ * MMAP_LAB_LIVE_COUNTER (optional: the driver's count of its live VMAs).
  *
  * The failure comes from the kit kernel's fault-injection point
  * fail_mmap_action (debugfs /sys/kernel/debug/fail_mmap_action/, mounted
@@ -20,6 +21,7 @@ FIXTURE(inject)
 {
 	const char *dev;
 	const char *counter;	/* NULL: the stage has no success hook */
+	const char *live;	/* NULL: the driver does not count live VMAs */
 	unsigned long size;	/* length of every mapping */
 	unsigned long buf_size;
 	int err;		/* errno the failed mmap() must report */
@@ -51,6 +53,9 @@ FIXTURE_SETUP(inject)
 	self->counter = getenv("MMAP_LAB_HOOK_COUNTER");
 	if (self->counter && !*self->counter)
 		self->counter = NULL;
+	self->live = getenv("MMAP_LAB_LIVE_COUNTER");
+	if (self->live && !*self->live)
+		self->live = NULL;
 
 	r = lab_debugfs_mount();
 	ASSERT_EQ(0, r) {
@@ -225,6 +230,39 @@ TEST_F(inject, failure_does_not_count)
  * this task not selected (make-it-fail=0), and with the task selected but
  * the attribute disarmed (times=0).
  */
+/*
+ * The count of live VMAs is where it was after an mmap() whose action failed:
+ * the mm core removes the new VMA with do_munmap(), which calls the driver's
+ * ->close() for a VMA that ->mapped (or a success hook) never counted.
+ */
+TEST_F(inject, failure_keeps_live_count)
+{
+	long before = -1, after = -1;
+	void *p;
+	int e, r;
+
+	if (!self->live)
+		SKIP(return, "MMAP_LAB_LIVE_COUNTER is unset: this stage's driver "
+		     "does not count its live mappings");
+	r = lab_read_long(self->live, &before);
+	ASSERT_EQ(0, r) {
+		TH_LOG("reading %s failed: %s", self->live, strerror(-r));
+	}
+	ARM();
+	INJECTED_MMAP(p, e);
+	DISARM();
+	ASSERT_INJECTED_FAILED(p);
+	(void)e;	/* which errno: failure_reports_stage_errno's question */
+	ASSERT_EQ(0, lab_read_long(self->live, &after));
+	ASSERT_EQ(before, after) {
+		TH_LOG("%s went from %ld to %ld across an mmap() whose action "
+		       "failed: ->close() ran for the VMA the core removed, which "
+		       "was never counted; uncount only the VMAs ->mapped marked "
+		       "(its vm_private_data argument)", self->live, before,
+		       after);
+	}
+}
+
 TEST_F(inject, uninjected_mmap_succeeds)
 {
 	void *p;

@@ -5,6 +5,7 @@
  *
  * Environment: MMAP_LAB_HOOK_COUNTER (path of the counter, an integer;
  * empty: the stage has no hook and every test skips; unset: failure),
+ * MMAP_LAB_LIVE_COUNTER (optional: the driver's count of its live VMAs),
  * MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0, MMAP_LAB_MAP_SIZE).
  */
 #include "lab_harness.h"
@@ -54,6 +55,73 @@ FIXTURE_TEARDOWN(hooks)
 		       strerror(-__r));						\
 	}									\
 } while (0)
+
+/*
+ * The driver's count of live VMAs follows them: +1 for a mapping, +1 for the
+ * copy fork() makes and -1 when the child exits, +1 when a partial munmap()
+ * splits the mapping in two, and back where it was once all is unmapped.
+ */
+TEST_F(hooks, live_count_follows_vmas)
+{
+	const char *live = getenv("MMAP_LAB_LIVE_COUNTER");
+	unsigned long page = lab_page_size();
+	long base, v;
+	int go[2], status;
+	char *p;
+	pid_t pid;
+
+	if (!live || !*live)
+		SKIP(return, "MMAP_LAB_LIVE_COUNTER is unset: this stage's driver "
+		     "does not count its live mappings");
+	ASSERT_LE(3 * page, self->size);
+	ASSERT_EQ(0, lab_read_long(live, &base));
+	p = lab_sys_mmap(NULL, 3 * page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p) {
+		TH_LOG("mmap() of 3 pages failed: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, lab_read_long(live, &v));
+	ASSERT_EQ(base + 1, v) {
+		TH_LOG("%s is %ld after one mmap(), was %ld: ->mapped did not "
+		       "count it", live, v, base);
+	}
+
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		_exit(read(go[0], &c, 1) < 0);
+	}
+	close(go[0]);
+	ASSERT_EQ(0, lab_read_long(live, &v));
+	ASSERT_EQ(base + 2, v) {
+		TH_LOG("%s is %ld with a fork()ed child holding a copy, "
+		       "expected %ld: ->open did not count the copy (did "
+		       "->mapped mark the VMA?)", live, v, base + 2);
+	}
+	close(go[1]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, lab_read_long(live, &v));
+	ASSERT_EQ(base + 1, v) {
+		TH_LOG("%s is %ld after the child exited, expected %ld: "
+		       "->close did not uncount its copy", live, v, base + 1);
+	}
+
+	ASSERT_EQ(0, munmap(p + page, page));
+	ASSERT_EQ(0, lab_read_long(live, &v));
+	ASSERT_EQ(base + 2, v) {
+		TH_LOG("%s is %ld with the mapping split in two pieces, "
+		       "expected %ld", live, v, base + 2);
+	}
+	ASSERT_EQ(0, munmap(p, 3 * page));
+	ASSERT_EQ(0, lab_read_long(live, &v));
+	ASSERT_EQ(base, v) {
+		TH_LOG("%s is %ld once everything is unmapped, was %ld before",
+		       live, v, base);
+	}
+}
 
 /* One successful mmap(): the counter goes up by exactly one. */
 TEST_F(hooks, mmap_counts_one)
