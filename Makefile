@@ -62,7 +62,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help ready packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
+	check-series check-stock check-driver check-driver-cases check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -138,7 +138,9 @@ record-loop: $(KERNEL_STAMP) checker ## as check-loop, and record its outputs fo
 check-todos: $(KERNEL_STAMP) checker ## prove every lab TODO is checked: each answer removed alone must fail a named check
 	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER)
 
-ifeq ($(STAGE),)
+ifneq ($(DRIVER),)
+check: check-driver
+else ifeq ($(STAGE),)
 # Every part runs and gets its row in the summary, failures included; the
 # summary's closing line and exit status count them all.
 # The mainline kernel is fetched in the background from the start and built
@@ -154,7 +156,7 @@ PHASE := scripts/lib/check-phase.sh
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes driver relocation))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
@@ -194,6 +196,8 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	wait; cat $(BUILD)/logs/todos-mainline.out
 	@$(PHASE) "the labs' mistake corpus (labs/NN-name/mistakes.tsv): each mistake planted, the verdict names its TODO and hint (make check-mistakes)"
 	@scripts/labs/check-mistakes.sh || true
+	@$(PHASE) "make check DRIVER= on the template renamed (both kernels) and on three wrong changes to it (make check-driver-cases)"
+	@scripts/driver/check-driver-cases.sh || true
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
 	@scripts/kernel/check-relocation.sh || true
 	@$(PHASE) --table
@@ -202,6 +206,13 @@ else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
+
+check-driver: kernel checker ## (DRIVER=DIR) the stages' checks on a driver of your own: DIR's .c files, Kbuild and kit-check.conf (example-driver/rename.sh writes one); KERNEL=6.12|mainline overrides what the source says
+	@[ -n "$(DRIVER)" ] || { echo "usage: make check DRIVER=DIR (your driver's folder: .c files, Kbuild, kit-check.conf)" >&2; exit 2; }
+	@scripts/driver/check-driver.sh $(DRIVER)
+
+check-driver-cases: kernel checker ## prove make check DRIVER=: the template renamed passes on both kernels, three wrong changes to it fail with the check named, a device-less driver, a folder without kit-check.conf
+	@scripts/driver/check-driver-cases.sh
 
 check-mistakes: kernel checker ## the labs' mistake corpus (labs/NN-name/mistakes.tsv): plant each mistake in a copy, check it, the verdict must name its TODO first with its hint
 	@scripts/labs/check-mistakes.sh

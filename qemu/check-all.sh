@@ -56,7 +56,7 @@ done
 if [ -n "${KIT_PROFILE:-}" ]; then
 	parts=(mainline-kernel planted-bugs stress)
 else
-	parts=(static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes relocation)
+	parts=(static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes driver relocation)
 fi
 total_passed=0 total_failed=0 total_skipped=0
 # The title last and whole: it is the only column of any length.
@@ -77,6 +77,7 @@ for id in "${parts[@]}" "${stages[@]}"; do
 	stress) title="stress run$([ -n "${KIT_PROFILE:-}" ] || echo ', short'): all drivers, 2 CPUs, rmmod, leaks" ;;
 	planted-bugs) title="each sanitizer's planted bug reported" ;;
 	mistakes) title="mistake corpus: each planted, its TODO named first" ;;
+	driver) title="make check DRIVER=: the template renamed, wrong changes caught" ;;
 	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
 	esac
 	if [ -n "$title" ]; then

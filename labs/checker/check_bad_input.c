@@ -86,6 +86,7 @@ TEST_F(bad, last_page_maps)
 /* One page more than the region, at offset 0: the driver says EINVAL. */
 TEST_F(bad, length_past_end)
 {
+	LAB_REFUSES("past-end", "a range past the end");
 	ASSERT_REFUSED_NO_TRACE(self->size + self->page, 0UL, EINVAL,
 				"length = region + 1 page");
 }
@@ -93,6 +94,7 @@ TEST_F(bad, length_past_end)
 /* Offset at the end of the region, one page: EINVAL. */
 TEST_F(bad, offset_past_end)
 {
+	LAB_REFUSES("past-end", "a range past the end");
 	ASSERT_REFUSED_NO_TRACE(self->page, self->size, EINVAL,
 				"offset = region length");
 }
@@ -100,6 +102,7 @@ TEST_F(bad, offset_past_end)
 /* Offset inside, but offset + length one page past the end: EINVAL. */
 TEST_F(bad, offset_plus_length_past_end)
 {
+	LAB_REFUSES("past-end", "a range past the end");
 	ASSERT_REFUSED_NO_TRACE(2 * self->page, self->size - self->page, EINVAL,
 				"last page + 1 page (offset and length each "
 				"fit, their sum does not: does the range check "
@@ -150,6 +153,7 @@ TEST_F(bad, refused_private_mapping_returns_commit_charge)
 	long before, after;
 	void *p;
 
+	LAB_REFUSES("private", "MAP_PRIVATE");
 	before = lab_meminfo_kb("Committed_AS:");
 	ASSERT_LE(0, before);
 	p = lab_sys_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE,
@@ -178,6 +182,7 @@ TEST_F(bad, refused_map_fixed_leaves_hole)
 	unsigned long end = 0;
 	char *r, *p;
 
+	LAB_REFUSES("past-end", "a range past the end");
 	/* A private playground: nothing else can be in [r, r + span). */
 	r = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, r);

@@ -162,6 +162,7 @@ TEST_F(hooks, refused_map_private_not_counted)
 {
 	long before, after;
 
+	LAB_REFUSES("private", "MAP_PRIVATE");
 	READ_COUNTER(before);
 	LAB_MMAP_REFUSED(self->size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 			 self->fd, 0, EINVAL, "MAP_PRIVATE");
@@ -178,6 +179,7 @@ TEST_F(hooks, refused_length_past_end_not_counted)
 	unsigned long len = self->size + lab_page_size();
 	long before, after;
 
+	LAB_REFUSES("past-end", "a range past the end");
 	READ_COUNTER(before);
 	LAB_MMAP_REFUSED(len, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0,
 			 EINVAL, "length past the end");

@@ -138,6 +138,7 @@ TEST_F(vma, vmflags_forbidden_absent)
 /* MAP_PRIVATE is refused with EINVAL, and no VMA is left behind. */
 TEST_F(vma, map_private_refused)
 {
+	LAB_REFUSES("private", "MAP_PRIVATE");
 	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
 	LAB_MMAP_REFUSED(self->size, PROT_READ | PROT_WRITE, MAP_PRIVATE,
 			 self->fd, 0, EINVAL, "MAP_PRIVATE");
@@ -188,6 +189,7 @@ TEST_F(vma, read_only_open_map_shared_maps)
 /* PROT_EXEC is refused with EPERM, and no VMA is left behind. */
 TEST_F(vma, prot_exec_refused)
 {
+	LAB_REFUSES("exec", "PROT_EXEC");
 	SKIP_IF_NOEXEC_MOUNT();
 	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);
 	LAB_MMAP_REFUSED(self->size, PROT_READ | PROT_EXEC, MAP_SHARED,
@@ -203,6 +205,7 @@ TEST_F(vma, mprotect_exec_refused)
 	void *p;
 	int r;
 
+	LAB_REFUSES("exec", "PROT_EXEC");
 	SKIP_IF_NOEXEC_MOUNT();
 	LAB_MMAP(p, &self->maps, self->size, PROT_READ, MAP_SHARED, self->fd, 0);
 	r = mprotect(p, self->size, PROT_READ | PROT_EXEC);
@@ -226,6 +229,7 @@ TEST_F(vma, mremap_grow_refused)
 	void *p, *q;
 	int e;
 
+	LAB_REFUSES("grow", "mremap() growth");
 	LAB_MMAP(p, &self->maps, self->size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 self->fd, 0);
 	LAB_MAPS_SNAPSHOT(LAB_MAPS_BEFORE);

@@ -75,6 +75,19 @@
 	}									\
 } while (0)
 
+/*
+ * LAB_REFUSES(what, "description"): skip the test unless the driver refuses
+ * WHAT, a word of MMAP_LAB_REFUSES ("private", "exec", "grow", "past-end").
+ * Unset: a lab driver, which refuses them all. make check DRIVER=... sets
+ * it from the driver's kit-check.conf.
+ */
+#define LAB_REFUSES(what, desc) do {						\
+	const char *__lab_r = getenv("MMAP_LAB_REFUSES");			\
+	if (__lab_r && !lab_has_token(__lab_r, (what), strlen(what)))		\
+		SKIP(return, "the driver does not refuse %s (MMAP_LAB_REFUSES "	\
+		     "has no \"%s\")", (desc), (what));			\
+} while (0)
+
 /* LAB_ENV_ULONG(var, "NAME"): required numeric environment variable. */
 #define LAB_ENV_ULONG(var, name) do {						\
 	const char *__lab_s;							\

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# Proves make check DRIVER=DIR (scripts/driver/check-driver.sh) as a driver
+# author meets it, on copies of the template made by example-driver/
+# rename.sh in build/driver-cases/:
+#   - the renamed template passes, on the kit's 6.12 kernel and (renamed with
+#     --mainline) on mainline, the kernel chosen from the source;
+#   - three changes an author makes to the template, done wrong, each fail
+#     and the verdict names the check that caught it: a smaller buffer with
+#     the range check still hard-coded to the old size
+#     (bad.length_past_end), the remap without the mmap() offset
+#     (data.page_offset_mapping_sees_its_part), the MAP_PRIVATE refusal
+#     returning 0 (vma.map_private_refused);
+#   - the MAP_PRIVATE change, said in kit-check.conf (DRIVER_REFUSES without
+#     "private"), passes with the refusal's checks skipped;
+#   - a driver whose device the guest lacks (DRIVER_NEEDS) gets the checks
+#     that need no device, and says what it skipped;
+#   - a folder without kit-check.conf is refused, pointing at rename.sh.
+# Prints TAP, writes build/logs/driver.result.
+# Usage: check-driver-cases.sh
+set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$top" || exit 1
+# shellcheck source=scripts/lib/tap.sh
+. "$top/scripts/lib/tap.sh"
+# shellcheck source=qemu/stages.sh
+. "$top/qemu/stages.sh"
+area="$top/build/driver-cases"
+logs="$top/build/logs"
+start=$(date +%s)
+rm -rf "$area" && mkdir -p "$area" "$logs"
+
+# Run make check DRIVER=DIR; its output goes to DIR.out. Sets rc.
+check_driver() { # DIR
+	rc=0
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$1" >"$1.out" 2>&1 || rc=$?
+}
+
+# A renamed copy of the template, with a change (sed -E script, or "").
+copy() { # NAME CHANGE [--mainline]
+	example-driver/rename.sh ${3:+"$3"} "$1" "$area/$1" >/dev/null || return 1
+	[ -z "$2" ] || sed -E -i "$2" "$area/$1/$1.c"
+}
+
+echo "TAP version 13"
+# The example driver page's commands as it gives them (its "Rename" block's
+# rename, then its "Check it" block), work/ being this scratch folder.
+page=Documentation/labs/example-driver.rst
+mapfile -t cmds < <(sed -n '/^Rename$/,/^Change the buffer$/s/^ *\$ \(example-driver\/rename.sh .*\)/\1/p' "$page"
+	sed -n '/^Check it$/,/^It builds/s/^ *\$ //p' "$page")
+rc=1
+if [ "${#cmds[@]}" = 2 ]; then
+	for c in "${cmds[@]}"; do
+		echo "\$ $c"
+		env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS bash -c "${c//work\//build/driver-cases/}" || break
+	done >"$area/mydrv.out" 2>&1 && rc=0
+fi
+ok=1
+[ "$rc" = 0 ] && grep -qE '^[0-9]+ passed, 0 failed' "$area/mydrv.out" &&
+	grep -q 'for the 6.12 kernel (from the source)' "$area/mydrv.out" && ok=0
+result "$ok" "the example driver page's rename and make check DRIVER= (${#cmds[@]} commands): the template renamed passes on the kit's 6.12 kernel ($(tail -n 1 "$area/mydrv.out"))" \
+	"$(grep -E '^\$|^not ok|^error|^#   ' "$area/mydrv.out")"
+
+if why=$(kit_mainline_unavailable) && [ -n "$why" ]; then
+	skip "the mainline template renamed passes on mainline" "$why"
+else
+	copy mydrv_ml "" --mainline
+	check_driver "$area/mydrv_ml"
+	ok=1
+	[ "$rc" = 0 ] && grep -qE '^[0-9]+ passed, 0 failed' "$area/mydrv_ml.out" &&
+		grep -q 'for the mainline kernel (from the source)' "$area/mydrv_ml.out" && ok=0
+	result "$ok" "the template renamed with --mainline passes on mainline, chosen from the source ($(tail -n 1 "$area/mydrv_ml.out"))" \
+		"$(grep -E '^not ok|^error|^#   ' "$area/mydrv_ml.out")"
+fi
+
+# NAME  CHANGE  CHECK THAT MUST FAIL  WHAT
+wrong=(
+	"smallbuf	s/(BUF_ORDER\t)4/\\13/; s/edev->size >> PAGE_SHIFT/16/; s/edev->size - \\(desc->pgoff/16 * PAGE_SIZE - (desc->pgoff/	bad.length_past_end	a smaller buffer (order 3), the range check still on the old 64 KiB"
+	"nooffset	s/page_to_pfn\\(edev->pages\\) \\+ desc->pgoff/page_to_pfn(edev->pages)/	data.page_offset_mapping_sees_its_part	the remap without the mmap() offset"
+	"privateok	0,/\t\treturn -EINVAL;/s//\t\treturn 0;/	vma.map_private_refused	the MAP_PRIVATE refusal returning 0"
+)
+for w in "${wrong[@]}"; do
+	IFS=$'\t' read -r name change test what <<<"$w"
+	copy "$name" "$change"
+	[ "$name" != smallbuf ] || sed -i 's/^DRIVER_MAP_SIZE=.*/DRIVER_MAP_SIZE=32768/' "$area/$name/kit-check.conf"
+	if cmp -s "$area/$name/$name.c" <(sed -e "s/mmap_example/$name/g" -e "s/MMAP_EXAMPLE_/${name^^}_/g" example-driver/mmap_example.c); then
+		result 1 "$what: planted" "the change did nothing: $change"
+		continue
+	fi
+	check_driver "$area/$name"
+	verdict=$(sed -n '/^# driver '"$name"': [0-9]* failing/,/^#$/p' "$area/$name.out")
+	ok=1
+	[ "$rc" != 0 ] && grep -qF "#   $test: " <<<"$verdict" && ok=0
+	result "$ok" "$what: make check DRIVER= fails, its verdict names $test" "${verdict:-$(tail -n 15 "$area/$name.out")}"
+done
+
+# The same MAP_PRIVATE change, said in kit-check.conf: its checks skip.
+copy privatesaid "0,/\t\treturn -EINVAL;/s//\t\treturn 0;/"
+sed -i 's/^DRIVER_REFUSES=.*/DRIVER_REFUSES="exec grow past-end"/' "$area/privatesaid/kit-check.conf"
+check_driver "$area/privatesaid"
+ok=1
+[ "$rc" = 0 ] && grep -q 'SKIP the driver does not refuse MAP_PRIVATE' "$area/privatesaid.out" && ok=0
+result "$ok" "the MAP_PRIVATE change with DRIVER_REFUSES saying so: passes, the refusal's checks skipped with the reason" \
+	"$(grep -E '^not ok|^#   |passed,' "$area/privatesaid.out")"
+
+# No device in the guest: the device-less checks only.
+copy nodev ""
+sed -i 's/^DRIVER_NEEDS=.*/DRIVER_NEEDS="a PCI device 1af4:10ff"/' "$area/nodev/kit-check.conf"
+check_driver "$area/nodev"
+ok=1
+[ "$rc" = 0 ] && grep -q '^# skipped: every check of the device: it needs a PCI device 1af4:10ff' "$area/nodev.out" &&
+	grep -q 'check_unload' "$area/nodev.out" && ! grep -q 'check_data' <(grep -v '^# skipped' "$area/nodev.out") && ok=0
+result "$ok" "a driver whose device the guest lacks: loads, unloads, clean log; the rest skipped with the reason" "$(tail -n 15 "$area/nodev.out")"
+
+# No kit-check.conf: refused, pointing at rename.sh.
+copy noconf ""
+rm "$area/noconf/kit-check.conf"
+check_driver "$area/noconf"
+ok=1
+[ "$rc" != 0 ] && grep -q 'kit-check.conf is missing' "$area/noconf.out" && grep -q 'rename.sh' "$area/noconf.out" && ok=0
+result "$ok" "a folder without kit-check.conf is refused, pointing at rename.sh" "$(cat "$area/noconf.out")"
+
+echo "1..$n"
+echo "driver $passed $failed $skipped $(($(date +%s) - start))" >"$logs/driver.result"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
