@@ -207,9 +207,9 @@ check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if y
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
 
-check-driver: kernel checker ## (DRIVER=DIR) the stages' checks on a driver of your own: DIR's .c files, Kbuild and kit-check.conf (example-driver/rename.sh writes one); KERNEL=6.12|mainline overrides what the source says
+check-driver: kernel checker ## (DRIVER=DIR) the stages' checks on a driver of your own: DIR's .c files, Kbuild and kit-check.conf (example-driver/rename.sh writes one); KERNEL=6.12|mainline overrides what the source says; BEFORE=FILE compares with the .mmap() original
 	@[ -n "$(DRIVER)" ] || { echo "usage: make check DRIVER=DIR (your driver's folder: .c files, Kbuild, kit-check.conf)" >&2; exit 2; }
-	@scripts/driver/check-driver.sh $(DRIVER)
+	@BEFORE=$(BEFORE) scripts/driver/check-driver.sh $(DRIVER)
 
 check-driver-cases: kernel checker ## prove make check DRIVER=: the template renamed passes on both kernels, three wrong changes to it fail with the check named, a device-less driver, a folder without kit-check.conf
 	@scripts/driver/check-driver-cases.sh

@@ -12,6 +12,10 @@
 #     returning 0 (vma.map_private_refused);
 #   - the MAP_PRIVATE change, said in kit-check.conf (DRIVER_REFUSES without
 #     "private"), passes with the refusal's checks skipped;
+#   - stage 0's legacy driver converted by the conversion aid passes the
+#     before/after comparison with its original (BEFORE=), and the
+#     conversion with the mmap() offset dropped fails it, the difference
+#     listed;
 #   - a driver whose device the guest lacks (DRIVER_NEEDS) gets the checks
 #     that need no device, and says what it skipped;
 #   - a folder without kit-check.conf is refused, pointing at rename.sh.
@@ -102,6 +106,35 @@ ok=1
 [ "$rc" = 0 ] && grep -q 'SKIP the driver does not refuse MAP_PRIVATE' "$area/privatesaid.out" && ok=0
 result "$ok" "the MAP_PRIVATE change with DRIVER_REFUSES saying so: passes, the refusal's checks skipped with the reason" \
 	"$(grep -E '^not ok|^#   |passed,' "$area/privatesaid.out")"
+
+# Before and after: stage 0's legacy driver, converted by the conversion
+# aid (kit target), compared with the original; then the conversion broken.
+legacy=labs/00-legacy-mmap/mmap_lab0.c
+mkdir -p "$area/lab0"
+cp "$legacy" "$area/lab0/"
+echo "obj-m := mmap_lab0.o" >"$area/lab0/Kbuild"
+sed -e 's/^DRIVER_MODULE=.*/DRIVER_MODULE=mmap_lab0/' -e 's|^DRIVER_DEVICE=.*|DRIVER_DEVICE=/dev/mmap_lab0|' \
+	-e 's/^DRIVER_ACTION_ERRNO=.*/DRIVER_ACTION_ERRNO=ENOMEM/' -e 's/^DRIVER_COUNTER=.*/DRIVER_COUNTER=/' \
+	"$area/mydrv/kit-check.conf" >"$area/lab0/kit-check.conf"
+if ! scripts/coccinelle/mmap-prepare.sh "$area/lab0/mmap_lab0.c" >"$area/lab0.convert.out" 2>&1; then
+	result 1 "stage 0's legacy driver, converted by the aid, passes the before/after comparison" "$(cat "$area/lab0.convert.out")"
+else
+	rc=0
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$area/lab0" BEFORE="$legacy" >"$area/lab0.out" 2>&1 || rc=$?
+	ok=1
+	[ "$rc" = 0 ] && grep -q '^ok - before and after: user space sees the same' "$area/lab0.out" && ok=0
+	result "$ok" "stage 0's legacy driver, converted by the aid, passes make check DRIVER= BEFORE=its original: the same observations" \
+		"$(grep -E '^not ok|^#   |^error' "$area/lab0.out")"
+	cp -r "$area/lab0" "$area/lab0broken"
+	sed -i 's/page_to_pfn(ldev->pages) + desc->pgoff/page_to_pfn(ldev->pages)/' "$area/lab0broken/mmap_lab0.c"
+	rc=0
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$area/lab0broken" BEFORE="$legacy" >"$area/lab0broken.out" 2>&1 || rc=$?
+	ok=1
+	[ "$rc" != 0 ] && grep -q '^not ok - before and after: .* differ' "$area/lab0broken.out" &&
+		grep -q '^#   data.page_offset_mapping_fnv1a: before ' "$area/lab0broken.out" && ok=0
+	result "$ok" "the same conversion with the offset dropped fails the comparison, the difference listed (data.page_offset_mapping_fnv1a)" \
+		"$(grep -E '^not ok|^#   |^error|^ok - before' "$area/lab0broken.out")"
+fi
 
 # No device in the guest: the device-less checks only.
 copy nodev ""

@@ -14,8 +14,12 @@
 # that need no device (it loads, unloads, leaves the log clean), the others
 # listed as skipped with the reason. Ends, on a failure, with a verdict: each
 # failing check, what it saw and what that usually means.
+# BEFORE=FILE (or a folder) adds the comparison with the driver as it was
+# (its .mmap()): both are booted in one guest in turn, and what user space
+# observes of each (check_observe: data, VmFlags, the errno of each request)
+# must be the same; a difference is listed line by line.
 # Logs: build/logs/driver-NAME*. Exits non-zero on any failure.
-# Usage: check-driver.sh DIR
+# Usage: [BEFORE=FILE] check-driver.sh DIR
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -154,5 +158,63 @@ KIT_STAGE_CONF="$stage_conf" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$run" \
 logs=$(kit_build_path logs)
 [ ! -s "$logs/$run.verdict" ] || cat "$logs/$run.verdict"
 read -r _ passed failed skips _ <"$logs/$run.result"
-echo "$passed passed, $failed failed, $((skips + ${#skipped[@]})) skipped"
+skips=$((skips + ${#skipped[@]}))
+
+# BEFORE=FILE (or a folder): the driver as it was, with .mmap(). Both
+# versions are built as the same module and booted in one guest, one after
+# the other (scripts/labs/mutant-batch.sh), and check_observe records what
+# user space sees of each; every observation must be the same.
+if [ -n "${BEFORE:-}" ]; then
+	before=$(realpath -m "$BEFORE")
+	cmp_dir="$out/compare"
+	rm -rf "$cmp_dir" && mkdir -p "$cmp_dir/before" "$cmp_dir/after"
+	cp "$out"/*.c "$out"/*.h "$cmp_dir/after/" 2>/dev/null || true
+	cp "$out"/*.c "$out"/*.h "$cmp_dir/before/" 2>/dev/null || true
+	if [ -d "$before" ]; then
+		cp "$before"/*.c "$cmp_dir/before/"
+		cp "$before"/*.h "$cmp_dir/before/" 2>/dev/null || true
+	elif [ -f "$before" ]; then
+		# The file of the driver it was: same name, else the first .c.
+		target=$(basename "$before")
+		[ -f "$dir/$target" ] || target=$(basename "$first_c")
+		cp "$before" "$cmp_dir/before/$target"
+	else
+		echo "error: BEFORE=$BEFORE: no such file or folder" >&2
+		exit 2
+	fi
+	for v in before after; do cp "$out"/Kbuild "$cmp_dir/$v/" 2>/dev/null || cp "$out/Makefile" "$cmp_dir/$v/"; done
+	# shellcheck source=scripts/labs/mutant-batch.sh
+	. "$top/scripts/labs/mutant-batch.sh"
+	if ! kit_build_mutants "$kobj" "$cmp_dir" "$module" "$cmp_dir/build.log" before after; then
+		sed -e "s|$cmp_dir/before/|$before/|g" -e "s|$cmp_dir/after/|$dir/|g" "$cmp_dir/build.log" >&2
+		echo "error: the two versions do not both build against the $kernel kernel (above)" >&2
+		exit 1
+	fi
+	echo ">> before and after: $BEFORE and $1, one guest, each loaded, observed and unloaded in turn"
+	cmp_conf="$out/compare.conf"
+	kit_conf_override "$stage_conf" "$cmp_conf" MMAP_LAB_RW_SAME="$(get DRIVER_RW_SAME)"
+	KIT_STAGE_CONF="$cmp_conf" kit_boot_mutants "$kobj" "$(kit_build_path checker)" "$id" "$cmp_dir" \
+		"$run-compare" "before=check_observe after=check_observe" before after >"$cmp_dir/boot.out" || true
+	observed() { # VERSION
+		sed -n 's/^# observed: //p' "$logs/$run-compare/$1.check_observe.tap" 2>/dev/null | sort
+	}
+	mapfile -t b < <(observed before)
+	mapfile -t a < <(observed after)
+	if [ ${#b[@]} = 0 ] || [ ${#a[@]} = 0 ]; then
+		echo "not ok - before and after: nothing observed of the $([ ${#b[@]} = 0 ] && echo original || echo conversion) (see build/logs/$run-compare.log)"
+		failed=$((failed + 1)) rc=1
+	else
+		differ=$(join -t= -a1 -a2 -e '(none)' -o 0,1.2,2.2 <(printf '%s\n' "${b[@]}") <(printf '%s\n' "${a[@]}") |
+			awk -F= '$2 != $3 { printf "#   %s: before %s, after %s\n", $1, $2, $3 }')
+		if [ -z "$differ" ]; then
+			echo "ok - before and after: user space sees the same (${#a[@]} observations: data, VmFlags, the errno of each request)"
+			passed=$((passed + 1))
+		else
+			echo "not ok - before and after: $(grep -c . <<<"$differ") of ${#a[@]} observations differ:"
+			echo "$differ"
+			failed=$((failed + 1)) rc=1
+		fi
+	fi
+fi
+echo "$passed passed, $failed failed, $skips skipped"
 exit "$rc"

@@ -25,14 +25,16 @@ kit_build_mutants() { # KOBJ BATCH "MODULE..." LOG NAME...
 # (given as NAME=PROGRAM,PROGRAM words in CHECKS) on it and unloads it
 # (qemu/guest-init.sh, STAGE_MUTANTS). The logs go under run RUN
 # (build/logs/RUN/NAME.*.tap, build/logs/RUN.log); prints run-stage.sh's
-# output.
+# output. KIT_STAGE_CONF, when set, is the stage.conf the batch's is made
+# from (make check DRIVER= BEFORE=: the driver's).
 kit_boot_mutants() { # KOBJ CHECKER ID BATCH RUN "NAME=PROGRAM,...  ..." NAME...
-	local kobj=$1 checker=$2 id=$3 batch=$4 run=$5 checks=$6 assign=() word
+	local kobj=$1 checker=$2 id=$3 batch=$4 run=$5 checks=$6 assign=() word base
 	shift 6
+	base=${KIT_STAGE_CONF:-$(kit_stage_conf "$id")}
 	for word in $checks; do assign+=("STAGE_MUTANT_CHECKS_${word%%=*}=${word#*=}"); done
 	assign=("${assign[@]//,/ }")
-	kit_conf_override "$(kit_stage_conf "$id")" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
-		STAGE_MUTANTS="$*" STAGE_MUTANT_MODULES="$(kit_stage_get "$id" STAGE_MODULES)" "${assign[@]}"
+	kit_conf_override "$base" "$batch/stage.conf" STAGE_MODULES= STAGE_CHECKS= \
+		STAGE_MUTANTS="$*" STAGE_MUTANT_MODULES="$(kit_conf_get "$base" STAGE_MODULES)" "${assign[@]}"
 	# shellcheck disable=SC2154 # kit_root: set by qemu/stages.sh
 	KIT_STAGE_CONF="$batch/stage.conf" KIT_MODULE_DIR="$batch" KIT_MUTANT_ROOT="$batch" \
 		KIT_RUN_NAME="$run" "$kit_root/qemu/run-stage.sh" "$kobj" "$checker" "$id" 2>&1
