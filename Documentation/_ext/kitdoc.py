@@ -68,6 +68,13 @@
 #      script, the make target named after it (when the Makefile has one),
 #      and the first sentence of its header comment.
 #
+#   .. kit-checker-stages::
+#
+#      Which stages run each checker program of labs/checker/Makefile's
+#      PROGS (their STAGE_CHECKS and variants' VARIANT_CHECKS), and make
+#      check DRIVER= where scripts/driver/check-driver.sh names it. Fails
+#      when a program has no "   * - ``check_x``" row in the page.
+#
 #   .. kit-mistakes::
 #
 #      The mistake corpus of the labs (labs/NN-name/mistakes.tsv, replayed
@@ -503,6 +510,73 @@ class KitStageTable(_KitDirective):
 
 
 # ---------------------------------------------------------------------------
+# kit-checker-stages
+
+def _checker_programs(root):
+    """The programs of labs/checker/Makefile's PROGS, in its order."""
+    text = _read(os.path.join(root, 'labs', 'checker', 'Makefile'))
+    m = re.search(r'^PROGS\s*:=\s*((?:.*\\\n)*.*)$', text, re.M)
+    return m.group(1).replace('\\\n', ' ').split() if m else []
+
+
+class KitCheckerStages(_KitDirective):
+    """Which stages run each checker program (labs/checker/Makefile's PROGS),
+    read from every stage.conf (STAGE_CHECKS) and variant (VARIANT_CHECKS),
+    the real drivers of make cocci-boot (qemu/real-drivers/*.conf) and
+    scripts/driver/check-driver.sh. Warns when a program
+    has no row "   * - ``check_x``" in this page's own table."""
+
+    def run(self):
+        root = self.config.kit_root
+        script = os.path.join(root, 'qemu', 'stages.sh')
+        progs = _checker_programs(root)
+        if not progs:
+            return self.fail('kit-checker-stages: no PROGS in labs/checker/Makefile')
+        page = _read(self.env.doc2path(self.env.docname))
+        missing = [p for p in progs if '   * - ``%s``' % p not in page]
+        if missing:
+            return self.fail('kit-checker-stages: no row for %s in this page\'s '
+                             'table of programs' % ', '.join(missing))
+        try:
+            ids = subprocess.run([script, 'list'], check=True, text=True,
+                                 capture_output=True).stdout.split()
+        except (OSError, subprocess.CalledProcessError) as e:
+            return self.fail('kit-checker-stages: qemu/stages.sh list failed: %s' % e)
+        users = {p: [] for p in progs}
+        for sid in ids:
+            conf = subprocess.run([script, 'conf', sid], check=True, text=True,
+                                  capture_output=True).stdout.strip()
+            self.env.note_dependency(conf)
+            words = _stage_conf_get(root, conf, 'STAGE_CHECKS').split()
+            folder = os.path.dirname(conf)
+            for var in sorted(f for f in os.listdir(folder) if re.fullmatch(r'variant-.+\.conf', f)):
+                vconf = os.path.join(folder, var)
+                self.env.note_dependency(vconf)
+                words += _stage_conf_get(root, vconf, 'VARIANT_CHECKS').split()
+            for w in set(words):
+                if w in users:
+                    users[w].append('``%s``' % sid)
+        real = os.path.join(root, 'qemu', 'real-drivers')
+        for conf in sorted(os.listdir(real)) if os.path.isdir(real) else []:
+            if conf.endswith('.conf'):
+                self.env.note_dependency(os.path.join(real, conf))
+                for w in _stage_conf_get(root, os.path.join(real, conf), 'STAGE_CHECKS').split():
+                    if w in users:
+                        users[w].append('``make cocci-boot`` (%s)' % conf[:-5])
+        driver = os.path.join(root, 'scripts', 'driver', 'check-driver.sh')
+        if os.path.isfile(driver):
+            text = _read(driver)
+            for p in progs:
+                if re.search(r'\b%s\b' % p, text):
+                    users[p].append('``make check DRIVER=``')
+        rows = ['.. list-table::', '   :header-rows: 1', '   :widths: 25 75', '',
+                '   * - program', '     - run by']
+        for p in progs:
+            rows += ['   * - ``%s``' % p, '     - %s' % (', '.join(users[p]) or 'no stage')]
+        return self.parse_rst(rows, 'kit-checker-stages')
+
+
+# ---------------------------------------------------------------------------
 # kit-workshop-schedule
 
 def _split_cells(row):
@@ -824,6 +898,7 @@ def setup(app):
     app.add_directive('kit-script-map', KitScriptMap)
     app.add_directive('kit-workshop-schedule', KitWorkshopSchedule)
     app.add_directive('kit-mistakes', KitMistakes)
+    app.add_directive('kit-checker-stages', KitCheckerStages)
     app.add_directive('literalinclude', KitLiteralInclude, override=True)
     return {'version': '1.0', 'parallel_read_safe': True,
             'parallel_write_safe': True}

@@ -71,8 +71,7 @@ static const char *try_mmap(size_t len, int prot, int flags, int fd, off_t off)
 	return "ok";
 }
 
-/* Observe the VmFlags of a fresh mapping, sorted so that order is no
- * difference. */
+/* Observe the VmFlags of a fresh mapping, sorted: order is no difference. */
 static void observe_vmflags(const char *key, size_t len, int prot, int fd)
 {
 	char flags[256], *tok[64], sorted[256] = "";
