@@ -141,7 +141,7 @@ for s in "${skipped[@]}"; do echo "# skipped: $s"; done
 run="driver-$module"
 stage_conf="$out/stage.conf"
 kit_conf_override "$(kit_stage_conf "$id")" "$stage_conf" \
-	STAGE_TITLE="your driver $module" STAGE_MODULES="$module" \
+	STAGE_TITLE="built from $1 for the $kernel kernel" STAGE_MODULES="$module" \
 	STAGE_MODULE_PARAMS="$(get DRIVER_MODULE_PARAMS)" STAGE_CHECKS="${checks[*]}" \
 	STAGE_TODO_CHECKS= STAGE_TODO_ERRNOS= STAGE_VARIANTS= \
 	MMAP_LAB_DEVICE="$device" MMAP_LAB_MODULE="$module" MMAP_LAB_BUF_SIZE="$size" \
@@ -152,7 +152,7 @@ kit_conf_override "$(kit_stage_conf "$id")" "$stage_conf" \
 printf '%s\tyour driver\n' "$dir" >"$out/.checked"
 : >"$out/.todos-left"
 rc=0
-KIT_STAGE_CONF="$stage_conf" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$run" \
+KIT_STAGE_CONF="$stage_conf" KIT_MODULE_DIR="$out" KIT_RUN_NAME="$run" KIT_STAGE_LABEL="driver $module" \
 	KIT_VERDICT_STATE="$out" KIT_VERDICT_NAME="driver $module" \
 	"$top/qemu/run-stage.sh" "$kobj" "$(kit_build_path checker)" "$id" || rc=$?
 logs=$(kit_build_path logs)
