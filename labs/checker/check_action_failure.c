@@ -199,37 +199,40 @@ TEST_F(inject, failure_leaves_no_vma)
 			     "the mmap() whose action failed");
 }
 
+/*
+ * The integer in file PATH before and after one mmap() that the injection
+ * makes fail (asserted); E is that mmap()'s errno.
+ */
+#define COUNTER_ACROSS_INJECTED_FAILURE(path, before, after, e) do {		\
+	void *__p;								\
+	int __r = lab_read_long((path), &(before));				\
+	ASSERT_EQ(0, __r) {							\
+		TH_LOG("reading %s failed: %s", (path), strerror(-__r));	\
+	}									\
+	ARM();									\
+	INJECTED_MMAP(__p, e);							\
+	DISARM();								\
+	ASSERT_INJECTED_FAILED(__p);						\
+	ASSERT_EQ(0, lab_read_long((path), &(after)));				\
+} while (0)
+
 /* The success hook does not run for a mapping whose action failed. */
 TEST_F(inject, failure_does_not_count)
 {
 	long before = -1, after = -1;
-	void *p;
-	int e, r;
+	int e;
 
 	if (!self->counter)
 		SKIP(return, "MMAP_LAB_HOOK_COUNTER is empty: this stage has no "
 		     "success hook");
-	r = lab_read_long(self->counter, &before);
-	ASSERT_EQ(0, r) {
-		TH_LOG("reading %s failed: %s", self->counter, strerror(-r));
-	}
-	ARM();
-	INJECTED_MMAP(p, e);
-	DISARM();
-	ASSERT_INJECTED_FAILED(p);
+	COUNTER_ACROSS_INJECTED_FAILURE(self->counter, before, after, e);
 	ASSERT_EQ(self->err, e);
-	ASSERT_EQ(0, lab_read_long(self->counter, &after));
 	ASSERT_EQ(before, after) {
 		TH_LOG("%s went from %ld to %ld across an mmap() that failed",
 		       self->counter, before, after);
 	}
 }
 
-/*
- * Without injection the same mmap() succeeds: with the attribute armed but
- * this task not selected (make-it-fail=0), and with the task selected but
- * the attribute disarmed (times=0).
- */
 /*
  * The count of live VMAs is where it was after an mmap() whose action failed:
  * the mm core removes the new VMA with do_munmap(), which calls the driver's
@@ -238,22 +241,13 @@ TEST_F(inject, failure_does_not_count)
 TEST_F(inject, failure_keeps_live_count)
 {
 	long before = -1, after = -1;
-	void *p;
-	int e, r;
+	int e;
 
 	if (!self->live)
 		SKIP(return, "MMAP_LAB_LIVE_COUNTER is unset: this stage's driver "
 		     "does not count its live mappings");
-	r = lab_read_long(self->live, &before);
-	ASSERT_EQ(0, r) {
-		TH_LOG("reading %s failed: %s", self->live, strerror(-r));
-	}
-	ARM();
-	INJECTED_MMAP(p, e);
-	DISARM();
-	ASSERT_INJECTED_FAILED(p);
+	COUNTER_ACROSS_INJECTED_FAILURE(self->live, before, after, e);
 	(void)e;	/* which errno: failure_reports_stage_errno's question */
-	ASSERT_EQ(0, lab_read_long(self->live, &after));
 	ASSERT_EQ(before, after) {
 		TH_LOG("%s went from %ld to %ld across an mmap() whose action "
 		       "failed: ->close() ran for the VMA the core removed, which "
@@ -263,6 +257,11 @@ TEST_F(inject, failure_keeps_live_count)
 	}
 }
 
+/*
+ * Without injection the same mmap() succeeds: with the attribute armed but
+ * this task not selected (make-it-fail=0), and with the task selected but
+ * the attribute disarmed (times=0).
+ */
 TEST_F(inject, uninjected_mmap_succeeds)
 {
 	void *p;

@@ -34,10 +34,13 @@ logs="$top/build/logs"
 start=$(date +%s)
 rm -rf "$area" && mkdir -p "$area" "$logs"
 
-# Run make check DRIVER=DIR; its output goes to DIR.out. Sets rc.
-check_driver() { # DIR
+# Run make check DRIVER=DIR [VAR=VALUE...]; its output goes to DIR.out.
+# Sets rc.
+check_driver() { # DIR [VAR=VALUE...]
+	local d=$1
+	shift
 	rc=0
-	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$1" >"$1.out" 2>&1 || rc=$?
+	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$d" "$@" >"$d.out" 2>&1 || rc=$?
 }
 
 # A renamed copy of the template, with a change (sed -E script, or "").
@@ -119,16 +122,14 @@ sed -e 's/^DRIVER_MODULE=.*/DRIVER_MODULE=mmap_lab0/' -e 's|^DRIVER_DEVICE=.*|DR
 if ! scripts/coccinelle/mmap-prepare.sh "$area/lab0/mmap_lab0.c" >"$area/lab0.convert.out" 2>&1; then
 	result 1 "stage 0's legacy driver, converted by the aid, passes the before/after comparison" "$(cat "$area/lab0.convert.out")"
 else
-	rc=0
-	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$area/lab0" BEFORE="$legacy" >"$area/lab0.out" 2>&1 || rc=$?
+	check_driver "$area/lab0" BEFORE="$legacy"
 	ok=1
 	[ "$rc" = 0 ] && grep -q '^ok - before and after: user space sees the same' "$area/lab0.out" && ok=0
 	result "$ok" "stage 0's legacy driver, converted by the aid, passes make check DRIVER= BEFORE=its original: the same observations" \
 		"$(grep -E '^not ok|^#   |^error' "$area/lab0.out")"
 	cp -r "$area/lab0" "$area/lab0broken"
 	sed -i 's/page_to_pfn(ldev->pages) + desc->pgoff/page_to_pfn(ldev->pages)/' "$area/lab0broken/mmap_lab0.c"
-	rc=0
-	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$area/lab0broken" BEFORE="$legacy" >"$area/lab0broken.out" 2>&1 || rc=$?
+	check_driver "$area/lab0broken" BEFORE="$legacy"
 	ok=1
 	[ "$rc" != 0 ] && grep -q '^not ok - before and after: .* differ' "$area/lab0broken.out" &&
 		grep -q '^#   data.page_offset_mapping_fnv1a: before ' "$area/lab0broken.out" && ok=0

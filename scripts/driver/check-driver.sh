@@ -168,13 +168,16 @@ if [ -n "${BEFORE:-}" ]; then
 	before=$(realpath -m "$BEFORE")
 	cmp_dir="$out/compare"
 	rm -rf "$cmp_dir" && mkdir -p "$cmp_dir/before" "$cmp_dir/after"
-	cp "$out"/*.c "$out"/*.h "$cmp_dir/after/" 2>/dev/null || true
-	cp "$out"/*.c "$out"/*.h "$cmp_dir/before/" 2>/dev/null || true
+	# After: the module built above. Before: the driver's files with the
+	# original in place of its file (same name, else the first .c), or the
+	# folder given; built as the same module.
+	cp "$out/$module.ko" "$cmp_dir/after/"
+	cp "$dir"/*.c "$cmp_dir/before/"
+	cp "$dir"/*.h "$cmp_dir/before/" 2>/dev/null || true
 	if [ -d "$before" ]; then
 		cp "$before"/*.c "$cmp_dir/before/"
 		cp "$before"/*.h "$cmp_dir/before/" 2>/dev/null || true
 	elif [ -f "$before" ]; then
-		# The file of the driver it was: same name, else the first .c.
 		target=$(basename "$before")
 		[ -f "$dir/$target" ] || target=$(basename "$first_c")
 		cp "$before" "$cmp_dir/before/$target"
@@ -182,12 +185,14 @@ if [ -n "${BEFORE:-}" ]; then
 		echo "error: BEFORE=$BEFORE: no such file or folder" >&2
 		exit 2
 	fi
-	for v in before after; do cp "$out"/Kbuild "$cmp_dir/$v/" 2>/dev/null || cp "$out/Makefile" "$cmp_dir/$v/"; done
+	cp "$dir"/Kbuild "$cmp_dir/before/" 2>/dev/null || cp "$dir/Makefile" "$cmp_dir/before/"
 	# shellcheck source=scripts/labs/mutant-batch.sh
 	. "$top/scripts/labs/mutant-batch.sh"
-	if ! kit_build_mutants "$kobj" "$cmp_dir" "$module" "$cmp_dir/build.log" before after; then
-		sed -e "s|$cmp_dir/before/|$before/|g" -e "s|$cmp_dir/after/|$dir/|g" "$cmp_dir/build.log" >&2
-		echo "error: the two versions do not both build against the $kernel kernel (above)" >&2
+	if ! kit_build_mutants "$kobj" "$cmp_dir" "$module" "$cmp_dir/build.log" before; then
+		where=$before
+		[ -d "$where" ] || where=$(dirname "$before")
+		sed -e "s|$cmp_dir/before/|$where/|g" "$cmp_dir/build.log" >&2
+		echo "error: BEFORE=$BEFORE does not build against the $kernel kernel (above)" >&2
 		exit 1
 	fi
 	echo ">> before and after: $BEFORE and $1, one guest, each loaded, observed and unloaded in turn"

@@ -102,8 +102,7 @@ verdict_of() { # ID NAME RUN BATCH CRASHED(0/1)
 	fi
 	# As make check would see a learner's copy: which TODOs look unanswered.
 	printf '%s\tplanted copy\n' "${dir#"$top"/}" >"$dir/.checked"
-	"$top/scripts/labs/todo-status.sh" "$dir" "$(kit_stage_dir "$id")" | sed -n 's/.*TODOs left: //p' |
-		tr ',' '\n' | sed -n 's/^ *\([0-9]*\) (line.*/\1/p' >"$dir/.todos-left"
+	"$top/scripts/labs/todo-status.sh" --left "$dir" "$(kit_stage_dir "$id")" >"$dir/.todos-left"
 	KIT_VERDICT_STATE="$dir" "$top/qemu/verdict.sh" "$id" "$dir/failures.tsv" "$dir/console.log" "${harness[@]}" ||
 		echo "# qemu/verdict.sh itself failed (exit $?)"
 }

@@ -52,8 +52,7 @@ prepare() { # ID
 	if [ "$which" = "your copy" ]; then
 		status=$("$here/todo-status.sh" "$src" "$(kit_stage_dir "$id")")
 		printf '>> %s\n' "$status"
-		sed -n 's/.*TODOs left: //p' <<<"$status" | tr ',' '\n' |
-			sed -n 's/^ *\([0-9]*\) (line.*/\1/p' >"$out/.todos-left"
+		"$here/todo-status.sh" --left "$src" "$(kit_stage_dir "$id")" >"$out/.todos-left"
 	fi
 }
 

@@ -3,9 +3,16 @@
 # line is still the line that follows it in the untouched skeleton.
 # Prints one line per file, e.g.
 #   work/01-mmap-prepare/mmap_lab1.c: TODOs left: 2 (line 137), 5 (line 154)
-# Usage: todo-status.sh WORK_DIR SOLUTION_DIR
+# --left prints only the numbers of the TODOs left, one a line (what
+# qemu/verdict.sh reads from build/modules/ID/.todos-left).
+# Usage: todo-status.sh [--left] WORK_DIR SOLUTION_DIR
 set -euo pipefail
 
+if [ "${1:-}" = --left ]; then
+	shift
+	"$0" "$@" | sed -n 's/.*TODOs left: //p' | tr ',' '\n' | sed -n 's/^ *\([0-9]*\) (line.*/\1/p'
+	exit 0
+fi
 work=$1 solution=$2
 here=$(dirname "$(realpath "$0")")
 root=$(cd "$here/../.." && pwd)
