@@ -10,7 +10,11 @@
  * - success_hook(vma) runs after the action has populated the new VMA. It is
  *   the first time the driver sees the finished VMA, read-only (const). Here
  *   it counts mappings in the read-only module parameter success_hook_calls
- *   (/sys/module/mmap_lab4/parameters/success_hook_calls).
+ *   (/sys/module/mmap_lab4/parameters/success_hook_calls), and with
+ *   vm_ops->open and ->close the VMAs that exist in live_mappings. ->close
+ *   also runs for a new VMA whose action failed, which the success hook never
+ *   saw: the hook marks the VMAs it counted (in vm_private_data), and ->close
+ *   uncounts only marked ones.
  * - error_hook(err) runs when the action failed, after the mm core has
  *   already unmapped the new VMA. It may replace the error that mmap()
  *   returns: here any failure becomes -EAGAIN ("try again"). It must never
@@ -89,26 +93,65 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  */
 static atomic_t mmap_lab_success_hook_calls = ATOMIC_INIT(0);
 
-static int success_hook_calls_get(char *buffer, const struct kernel_param *kp)
+/*
+ * Number of VMAs of the device that exist now (live_mappings): one for each
+ * new mapping, one more for each copy a split or fork() makes, one less for
+ * each that goes. Per-mapping state of a real driver (a reference, an
+ * allocation) follows the same rules.
+ */
+static atomic_t mmap_lab_live_mappings = ATOMIC_INIT(0);
+
+/*
+ * The mark the success hook leaves in the VMAs it counted. The mm core calls
+ * ->close() also for a new VMA whose action failed, which the success hook
+ * never saw: only a marked VMA may be uncounted.
+ */
+static char mmap_lab_counted_mark;
+
+static int counter_get(char *buffer, const struct kernel_param *kp)
 {
 	return sysfs_emit(buffer, "%d\n", atomic_read(kp->arg));
 }
 
-/* Load-time "success_hook_calls=N" would call .set: refuse it. */
-static int success_hook_calls_set(const char *val, const struct kernel_param *kp)
+/* A load-time "success_hook_calls=N" would call .set: refuse it. */
+static int counter_set(const char *val, const struct kernel_param *kp)
 {
 	return -EPERM;
 }
 
-static const struct kernel_param_ops success_hook_calls_ops = {
-	.set = success_hook_calls_set,
-	.get = success_hook_calls_get,
+static const struct kernel_param_ops counter_ops = {
+	.set = counter_set,
+	.get = counter_get,
 };
 
-module_param_cb(success_hook_calls, &success_hook_calls_ops,
+module_param_cb(success_hook_calls, &counter_ops,
 		&mmap_lab_success_hook_calls, 0444);
 MODULE_PARM_DESC(success_hook_calls,
 		 "number of new mappings completed (read-only)");
+module_param_cb(live_mappings, &counter_ops, &mmap_lab_live_mappings, 0444);
+MODULE_PARM_DESC(live_mappings, "number of VMAs of the device now (read-only)");
+
+/**
+ * mmap_lab_mark_counted() - mark a VMA that the success hook counted
+ * @vma: the new VMA, as the success hook receives it
+ *
+ * The one write to the VMA this driver allows itself. The success hook gets
+ * a const VMA, yet ->close() must be able to tell a counted VMA from the new
+ * VMA of a failed action, and vm_private_data is where a VMA carries the
+ * driver's state. The write is safe: the field belongs to the driver, the
+ * VMA is new, and the mmap lock is held for writing, so no fault or other
+ * vm_ops call can read the field meanwhile. Nothing the mm core reads (flags,
+ * vm_ops, page tables) may be changed this way. Mainline removed the success
+ * hook and gives vm_ops->mapped() the address of vm_private_data instead
+ * (stage 5); the v4 series' own hugetlbfs conversion wrote through the same
+ * cast.
+ *
+ * Context: process context, mmap write lock held.
+ */
+static void mmap_lab_mark_counted(const struct vm_area_struct *vma)
+{
+	((struct vm_area_struct *)vma)->vm_private_data = &mmap_lab_counted_mark;
+}
 
 /**
  * mmap_lab_success_hook() - account for a new, fully populated mapping
@@ -119,11 +162,48 @@ MODULE_PARM_DESC(success_hook_calls,
  */
 static int mmap_lab_success_hook(const struct vm_area_struct *vma)
 {
-	/* TODO 1/1: count the new mapping in mmap_lab_success_hook_calls */
+	/* TODO 1/3: count it in both counters; mark the VMA (the helper above) */
 	atomic_inc(&mmap_lab_success_hook_calls);
+	atomic_inc(&mmap_lab_live_mappings);
+	mmap_lab_mark_counted(vma);
 	pr_debug("mapped [%#lx, %#lx)\n", vma->vm_start, vma->vm_end);
 	return 0;
 }
+
+/**
+ * mmap_lab_open() - count a copy of a counted VMA
+ * @vma: the new VMA, a copy that a split or fork() made
+ *
+ * The copy inherits vm_private_data, the mark included.
+ *
+ * Context: mmap write lock held.
+ */
+static void mmap_lab_open(struct vm_area_struct *vma)
+{
+	if (vma->vm_private_data == &mmap_lab_counted_mark)
+		atomic_inc(&mmap_lab_live_mappings);
+}
+
+/**
+ * mmap_lab_close() - uncount a VMA that goes away
+ * @vma: the VMA being removed
+ *
+ * Also called for a new VMA whose action failed (the mm core unmaps it with
+ * do_munmap() before it calls the error hook): the success hook never ran for
+ * it, and it has no mark.
+ *
+ * Context: mmap write lock held.
+ */
+static void mmap_lab_close(struct vm_area_struct *vma)
+{
+	if (vma->vm_private_data == &mmap_lab_counted_mark)
+		atomic_dec(&mmap_lab_live_mappings);
+}
+
+static const struct vm_operations_struct mmap_lab_vm_ops = {
+	.open = mmap_lab_open,
+	.close = mmap_lab_close,
+};
 
 /**
  * mmap_lab_error_hook() - choose the error mmap() reports when the action
@@ -150,8 +230,9 @@ static int mmap_lab_error_hook(int err)
  * @desc: the mapping to be created; the driver reads the request from it and
  *        writes back flags and the action with its hooks
  *
- * As in stage 2, plus the two hooks of desc->action. The mm core creates the
- * VMA from @desc, performs the remap, then calls exactly one of the hooks.
+ * As in stage 2, plus the two hooks of desc->action and the vm_ops that
+ * follow the VMA's copies. The mm core creates the VMA from @desc, performs
+ * the remap, then calls exactly one of the hooks.
  *
  * Context: process context, mmap write lock held.
  * Return: 0 on success; -EINVAL for a MAP_PRIVATE mapping or a range that
@@ -182,6 +263,9 @@ static int mmap_lab_mmap_prepare(struct vm_area_desc *desc)
 
 	/* Stage 2: remap the whole VMA once it exists. */
 	mmap_action_remap_full(desc, page_to_pfn(ldev->pages) + desc->pgoff);
+
+	/* The VMA gets these before the action runs: ->close sees a failure. */
+	desc->vm_ops = &mmap_lab_vm_ops;
 
 	/*
 	 * The hooks travel with the action; mmap_action_remap_full() does not

@@ -236,7 +236,7 @@ TEST_F(inject, failure_does_not_count)
 /*
  * The count of live VMAs is where it was after an mmap() whose action failed:
  * the mm core removes the new VMA with do_munmap(), which calls the driver's
- * ->close() for a VMA that ->mapped (or a success hook) never counted.
+ * ->close() for a VMA that ->mapped (or the success hook) never counted.
  */
 TEST_F(inject, failure_keeps_live_count)
 {
@@ -251,9 +251,9 @@ TEST_F(inject, failure_keeps_live_count)
 	ASSERT_EQ(before, after) {
 		TH_LOG("%s went from %ld to %ld across an mmap() whose action "
 		       "failed: ->close() ran for the VMA the core removed, which "
-		       "was never counted; uncount only the VMAs ->mapped marked "
-		       "(its vm_private_data argument)", self->live, before,
-		       after);
+		       "was never counted; uncount only the VMAs that ->mapped "
+		       "(or the success hook) marked in vm_private_data",
+		       self->live, before, after);
 	}
 }
 
