@@ -19,6 +19,9 @@ helper_defs = {}
 helper_refs = {}
 helper_bad_uses = set()
 converted_hooks = set()
+# Per hook (file, name): its first state change, (line, position, hook,
+# what, kind), noted by the report_state_* rules, printed by report_state.
+state_first = {}
 
 
 def params_count(ps):
@@ -43,6 +46,57 @@ def helper_ok(file, h):
         return False
     allowed = {(c[2], c[3]) for c in calls} | d[1]
     return helper_refs.get(key, set()) <= allowed
+
+
+# State a hook changes (a reference, an allocation, a count, an insertion):
+# .mmap_prepare() runs before the VMA exists, and the mmap() can still fail
+# after it with no VMA and no vm_ops->close to undo it. Per kind, the names
+# of the calls that do it; reads (atomic_read(), kref_read()) are not state.
+STATE_CALLS = [
+    ("a reference", r"(try_module_get|__module_get|module_put|fget\w*|fput|get_file\w*|get_device|put_device"
+     r"|get_page|put_page|folio_get|folio_put|get_task_struct|put_task_struct|get_pid|put_pid"
+     r"|kref_(?!read\b)\w+|refcount_(?!read\b)\w+|\w+_get|\w+_put|\w+_hold|\w+_unhold)"),
+    ("an allocation", r"(k[mzv]?alloc\w*|kcalloc|kvcalloc|kvmalloc\w*|kvzalloc\w*|vmalloc\w*|vzalloc\w*"
+     r"|devm_\w*alloc\w*|alloc_pages\w*|__get_free_pages?|get_zeroed_page|kmem_cache_\w*alloc\w*"
+     r"|kstrdup\w*|kmemdup\w*|dma_alloc_\w+|idr_alloc\w*|ida_alloc\w*|ida_simple_get)"),
+    ("a count", r"(atomic(64|_long)?_(?!read\b|read_)\w+)"),
+    ("an insertion", r"(list_add\w*|hlist_add\w*|list_move\w*|rb_insert\w*|xa_store\w*|xa_insert\w*"
+     r"|radix_tree_insert)"),
+]
+LOCK_CALL = r"(\w+_lock(_\w+)?|down(_\w+)?|\w+_trylock\w*)"
+UNLOCK_CALL = r"(\w+_unlock\w*|up(_\w+)?)"
+
+
+def state_kind(fn):
+    """What calling FN does to the driver's state ("a reference", ...), or
+    None when it is not a state change the aid knows."""
+    fn = fn.strip()
+    return next((kind for kind, pat in STATE_CALLS if re.fullmatch(pat, fn)), None)
+
+
+def note_state(pos, f, what, kind):
+    """Keep the first (by line, then column) state change of hook F."""
+    key = (pos.file, f.strip())
+    at = (int(pos.line), int(pos.column))
+    if key not in state_first or at < state_first[key][0]:
+        state_first[key] = (at, pos, f.strip(), what, kind)
+
+
+def not_the_vma(e, vma):
+    """True when the expression E is not the hook's VMA (vma->vm_pgoff++ is
+    a use of the VMA, judged elsewhere)."""
+    return not re.match(r"\s*\(?\s*%s\b" % re.escape(vma.strip()), e)
+
+
+def state_why(what, kind):
+    """Report mode's reason for a hook that changes state before the
+    mapping exists."""
+    where = ("vm_ops->mapped, marking the VMA through its vm_private_data so that close() releases only"
+             " what mapped took" if target["mainline"] else
+             "the success hook (mainline: vm_ops->mapped), marking the VMA so that close() releases only"
+             " what the hook took")
+    return ("%s changes state (%s) before the mapping exists: mmap() can still fail after .mmap_prepare()"
+            " with no VMA and no close() to undo it; it belongs in %s: convert by hand" % (what, kind, where))
 
 
 def helper_name(h):
@@ -235,8 +289,84 @@ position p != {mmap_refs.r, exported.r};
 @@
 f@p
 
+// State the hook changes before the mapping exists (STATE_CALLS): a call,
+// a lock taken and not released in the hook, a counter of the driver
+// (E->field++, a global's ++) moved. The hook is not converted: report mode
+// says what and where it belongs.
+@state_call exists@
+identifier fops.f, hook.filearg, hook.vma;
+identifier fn : script:python () { state_kind(fn) is not None };
+expression list es;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+ fn@p(es)
+ ... when any
+}
+
+@lock_taken exists@
+identifier fops.f, hook.filearg, hook.vma;
+identifier fn : script:python () { re.fullmatch(LOCK_CALL, fn.strip()) is not None };
+expression list es;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+ fn@p(es)
+ ... when any
+}
+
+@lock_released exists@
+identifier fops.f, hook.filearg, hook.vma;
+identifier fn : script:python () { re.fullmatch(UNLOCK_CALL, fn.strip()) is not None };
+expression list es;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+ fn(es)
+ ... when any
+}
+
+@state_count exists@
+identifier fops.f, hook.filearg, hook.vma, fld;
+expression E : script:python (vma) { not_the_vma(E, vma) };
+global idexpression G;
+position p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+(
+ E->fld@p++
+|
+ ++E->fld@p
+|
+ E->fld@p--
+|
+ --E->fld@p
+|
+ E->fld@p += ...
+|
+ E->fld@p -= ...
+|
+ G@p++
+|
+ ++G@p
+|
+ G@p--
+|
+ --G@p
+)
+ ... when any
+}
+
+@state_lock depends on lock_taken && !lock_released@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) { ... }
+
 // bad: the hook stays as it is (every rewrite depends on !bad).
-@bad depends on bad_use || called@
+@bad depends on bad_use || called || state_call || state_count || state_lock@
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { ... }
@@ -308,6 +438,45 @@ if undo:
     why = ("%s() undoes, when generic_file_mmap() fails, what the hook did before it: a prepare hook must"
            " change no state before the mapping exists (mainline: vm_ops->mapped)" % undo)
 coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
+
+// One reason per hook, only where no other reason was given: its first
+// state change in the file (the rules give their matches in no set order),
+// printed by report_state once all are noted.
+@script:python report_state_call depends on report && !bad_use && !called && state_call@
+f << fops.f;
+fn << state_call.fn;
+p << state_call.p;
+@@
+note_state(p[0], f, "%s()" % fn.strip(), state_kind(fn))
+
+@script:python report_state_count depends on report && !bad_use && !called && !state_call && state_count@
+f << fops.f;
+p << state_count.p;
+@@
+try:
+    with open(p[0].file, encoding="utf-8", errors="replace") as src:
+        what = src.read().splitlines()[int(p[0].line) - 1].strip().rstrip(";")
+except (OSError, IndexError, ValueError):
+    what = "a counter"
+note_state(p[0], f, '"%s"' % what, "a count")
+
+@script:python report_state_lock depends on report && !bad_use && !called && !state_call && !state_count && state_lock@
+f << fops.f;
+fn << lock_taken.fn;
+p << lock_taken.p;
+@@
+note_state(p[0], f, "%s() with no unlock in the hook" % fn.strip(), "a lock held")
+
+// Rules run one after the other on a file: by now every state change of
+// the hook was noted.
+@script:python report_state depends on report && !bad_use && !called && (state_call || state_count || state_lock)@
+f << fops.f;
+hp << hook.hp;
+@@
+first = state_first.pop((hp[0].file, f.strip()), None)
+if first:
+    _, pos, name, what, kind = first
+    coccilib.report.print_report(pos, "%s: not converted: %s" % (name, state_why(what, kind)))
 
 @script:python report_convertible depends on report && !bad@
 f << fops.f;

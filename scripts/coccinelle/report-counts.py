@@ -19,6 +19,9 @@ import os
 import re
 import sys
 
+STATE_CLASS = ("the hook changes state before the mapping exists (a reference, an allocation, a count,"
+               " an insertion, a lock held): it belongs in vm_ops->mapped (the kit: the success hook)")
+STATE = re.compile(r"^not converted: (?P<what>.*) changes state \((?P<kind>[^)]*)\)")
 LINE = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+)(?::[\d-]+)?: (?P<hook>\w+): (?P<verdict>.*)$")
 
 
@@ -26,7 +29,21 @@ def reason_class(reason):
     """The reason without what names one hook's code (the function the VMA
     is passed to, the line spatch left it in): one row per kind."""
     reason = re.sub(r"^the VMA is passed to \w+\(\).*$", "the VMA is passed to another function", reason)
+    reason = re.sub(r"^.* changes state \(.*$", STATE_CLASS, reason)
     return re.sub(r", first in \".*\"$", "", reason)
+
+
+def state_hooks(path):
+    """The hooks not converted because they change state, each once:
+    (file, hook, what it does, its kind), sorted."""
+    found = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for text in f:
+            m = LINE.match(text.strip())
+            st = STATE.match(m["verdict"]) if m else None
+            if st:
+                found.setdefault((m["file"].lstrip("./"), m["hook"]), (st["what"], st["kind"]))
+    return sorted((file, hook, what, kind) for (file, hook), (what, kind) in found.items())
 
 
 def verdicts(path):
@@ -64,7 +81,7 @@ def main():
         else:
             dirs = args[1].split(",")
         args = args[2:]
-    trees, whole = [], []
+    trees, whole, stateful = [], [], []
     for arg in args:
         name, rest = arg.split("=", 1)
         path, _, version = rest.partition(":")
@@ -72,6 +89,7 @@ def main():
         hooks = {k: v for k, v in every.items() if k[0].split("/")[0] in dirs}
         counts = collections.Counter(v for _, v in hooks.values())
         trees.append((name, version, len(hooks), counts))
+        stateful.append((name, state_hooks(path)))
         whole_convertible = sum(1 for _, v in every.values() if v == "convertible")
         whole.append(f"{len(every)} hooks, {whole_convertible} convertible")
         print(f"{name}: whole tree {len(every)} .mmap hooks, {whole_convertible} convertible;"
@@ -95,6 +113,12 @@ def main():
         for label, values in rows:
             out.append("   * - " + rst_text(label))
             out += [f"     - {v}" for v in values]
+        out += ["", "The hooks not converted because they change state before the mapping exists (whole"
+                " tree; the first such change of each):", ""]
+        for name, found in stateful:
+            out.append(f"* {rst_text(name)}: " + ("; ".join(
+                f"``{hook}`` (``{file}``): {rst_text(what)}, {rst_text(kind)}" for file, hook, what, kind in found)
+                if found else "none") + ".")
         with open(rst, "w", encoding="utf-8") as f:
             f.write("\n".join(out) + "\n")
     return 0

@@ -35,7 +35,11 @@ not do itself:
   the conversion);
 - it prints a cast of a descriptor field with a space, "(phys_addr_t)
   desc->pgoff": without, as checkpatch wants (in converted hooks only: a
-  "desc" of the file's other code is not the descriptor).
+  "desc" of the file's other code is not the descriptor);
+- a comment in a converted hook that names a call the conversion replaced
+  ("generic_file_mmap() returns ENOSYS on nommu systems", nfs) names its
+  replacement (REPLACED_CALLS), when the hook no longer makes the old call
+  and makes the new one.
 
 Usage: tidy-converted.py FILE...
 """
@@ -295,6 +299,46 @@ def drop_empty_branches(text):
     return text, count
 
 
+# A call the conversion replaced, and what replaces it (either target).
+REPLACED_CALLS = {
+    "generic_file_mmap": ("generic_file_mmap_prepare",),
+    "generic_file_readonly_mmap": ("generic_file_readonly_mmap_prepare",),
+    "remap_pfn_range": ("mmap_action_remap_full", "mmap_action_remap"),
+    "io_remap_pfn_range": ("mmap_action_ioremap_full", "mmap_action_ioremap"),
+    "vm_iomap_memory": ("mmap_action_simple_ioremap",),
+    "vma_pages": ("vma_desc_pages",),
+    "vm_flags_set": ("vma_desc_set_flags",),
+    "vm_flags_clear": ("vma_desc_clear_flags",),
+}
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def rename_in_comments(body):
+    """A comment of a converted hook that names a call the conversion
+    replaced names its replacement: "generic_file_mmap() returns ENOSYS on
+    nommu systems" (nfs) above generic_file_mmap_prepare(). Only for a call
+    the hook no longer makes, whose replacement it makes now."""
+    code = COMMENT.sub(" ", body)
+    renames = {}
+    for old, news in REPLACED_CALLS.items():
+        if re.search(r"\b%s\s*\(" % old, code):
+            continue
+        new = next((n for n in news if re.search(r"\b%s\s*\(" % n, code)), None)
+        if new:
+            renames[old] = new
+    if not renames:
+        return body, 0
+    pattern = re.compile(r"\b(%s)\b(?!_)" % "|".join(map(re.escape, renames)))
+    count = 0
+
+    def comment(m):
+        nonlocal count
+        new, n = pattern.subn(lambda w: renames[w.group(1)], m.group(0))
+        count += n
+        return new
+    return COMMENT.sub(comment, body), count
+
+
 # A cast of a descriptor field ("(phys_addr_t) desc->pgoff", mem.c).
 CAST_SPACE = re.compile(r"\(((?:unsigned )?(?:long|int|char|short)|\w+_t|u(?:8|16|32|64))\) (?=desc->)")
 
@@ -311,13 +355,15 @@ def main():
         text, unbraced = in_converted_hooks(text, unbrace_flag_tests)
         text, emptied = drop_empty_branches(text)
         text, casts = in_converted_hooks(text, lambda body: CAST_SPACE.subn(r"(\1)", body))
-        if changed or braces or moved or split or wrapped or unbraced or emptied or casts:
+        text, renamed = in_converted_hooks(text, rename_in_comments)
+        if changed or braces or moved or split or wrapped or unbraced or emptied or casts or renamed:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)
         print(f"{path}: {changed} kernel-doc block(s) updated, {braces} brace(s) moved,"
               f" {moved} hook(s) moved above a kernel-doc, {'lines of two statements split' if split else 'no line of two statements'},"
               f" flags calls {'rewrapped' if wrapped else 'unchanged'}, {unbraced} flags test(s) unbraced,"
-              f" {emptied} emptied branch(es) dropped, {casts} cast(s) unspaced")
+              f" {emptied} emptied branch(es) dropped, {casts} cast(s) unspaced,"
+              f" {renamed} name(s) of a replaced call updated in comments")
 
 
 if __name__ == "__main__":

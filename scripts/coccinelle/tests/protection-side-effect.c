@@ -85,15 +85,13 @@ static loff_t mmap_lab_llseek(struct file *file, loff_t offset, int whence)
  * does not fit in the buffer; -EPERM for PROT_EXEC; or the error of
  * remap_pfn_range().
  */
-static atomic_t mmap_lab_opens;
-
 static int mmap_lab_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct mmap_lab_dev *ldev = to_mmap_lab_dev(file);
 	unsigned long size = vma->vm_end - vma->vm_start;
 	pgprot_t prot = vma->vm_page_prot;
 
-	if (atomic_inc_return(&mmap_lab_opens) > 1)
+	if (printk_ratelimit())
 		prot = vma->vm_page_prot;
 
 	/*
