@@ -45,6 +45,7 @@ done
 	echo
 	echo ".. list-table::"
 	echo "   :header-rows: 1"
+	echo "   :class: kit-wide-table"
 	echo "   :widths: 14 8 38 10 12 10 10"
 	echo
 	echo "   * - guest"
