@@ -115,6 +115,63 @@ for target in kit mainline; do
 			"$out$(cat "$tmp/$target/patch.err" "$tmp/$target/report.err")"
 	done
 done
+
+# The standalone semantic patches (scripts/coccinelle/standalone/): the
+# files the parts make, and run the kernel's way they give every case the
+# verdicts of the script's report mode, hook by hook, but where the script's
+# check after patch mode decided (verify-converted.py: code spatch did not
+# parse, a branch left empty, and the other hooks of a file put back whole):
+# spatch alone cannot see what spatch does not parse.
+rc=0
+out=$("$here/make-standalone.py" --check 2>&1) || rc=1
+result "$rc" "standalone/mmap_prepare_{kit,mainline}.cocci are what make-standalone.py makes of the parts" "$out"
+post_check='part of it was not parsed by spatch|could not be converted cleanly|its test may have side effects'
+verdicts_of() { # [REPORT...]: "CASE HOOK convertible|not converted" per hook, sorted
+	sed -nE 's#^(\./)?([^:/.]+)[^:]*:[0-9]+(:[0-9-]+)?: (\w+): (convertible|not converted).*#\2 \4 \5#p' "$@" | sort -u
+}
+without() { # HOOKS: the verdicts of stdin but for the (file, hook) pairs of HOOKS
+	awk 'NR == FNR { skip[$1 " " $2] = 1; next } !(($1 " " $2) in skip)' <(echo "$1") -
+}
+ksrc="$here/../../build/linux"
+for target in kit mainline; do
+	post=$(grep -E "$post_check" "$tmp/$target/report.txt" | verdicts_of)
+	want=$(verdicts_of "$tmp/$target/report.txt" | without "$post")
+	got=$(cd "$cases" && for name in "${names[@]}"; do
+		mapfile -t files < <(case_files "$name")
+		spatch --very-quiet --no-includes --no-scanner --sp-file "$here/standalone/mmap_prepare_$target.cocci" \
+			-D report "${files[@]}" 2>/dev/null
+	done | verdicts_of | without "$post")
+	rc=0
+	out=$(diff <(echo "$want") <(echo "$got")) || rc=1
+	result "$rc" "$target: spatch --sp-file standalone/mmap_prepare_$target.cocci -D report gives the cases the script's verdicts, hook by hook ($(wc -l <<<"$want") hooks; $(grep -c . <<<"$post" || true) decided by the script's check after patch mode)" "$out"
+	# make coccicheck on a copy of the cases (M=), in the 6.12 tree. It
+	# takes each file alone, where the script takes a case's files as one
+	# group: the cases of one file only.
+	if [ -x "$ksrc/scripts/coccicheck" ]; then
+		copy="$tmp/coccicheck-$target"
+		mkdir -p "$copy"
+		for name in "${names[@]}"; do [ -d "$cases/$name" ] || cp "$cases/$name.c" "$copy/"; done
+		got=$(make -s -C "$ksrc" coccicheck COCCI="$here/standalone/mmap_prepare_$target.cocci" MODE=report \
+			M="$copy" 2>/dev/null | sed "s|$copy/||" | verdicts_of | without "$post")
+		single=$(for name in "${names[@]}"; do [ -d "$cases/$name" ] || echo "$name"; done)
+		rc=0
+		out=$(diff <(awk 'NR == FNR { one[$1] = 1; next } $1 in one' <(echo "$single") - <<<"$want") \
+			<(echo "$got")) || rc=1
+		result "$rc" "$target: make coccicheck COCCI=standalone/mmap_prepare_$target.cocci MODE=report M=DIR gives the one-file cases the same verdicts" "$out"
+		# Context mode marks (with -) the header of a convertible hook and
+		# the first state change of one that is not.
+		out=$(make -s -C "$ksrc" coccicheck COCCI="$here/standalone/mmap_prepare_$target.cocci" MODE=context \
+			M="$copy" 2>/dev/null | sed "s|$copy/||")
+		rc=0
+		for mark in '-static int demo_check_mmap(struct file *file, struct vm_area_struct *vma)' \
+			'-	kref_get(&d->ref);' '-	if (!atomic_inc_unless_negative(&d->user_count))'; do
+			grep -qxF -- "$mark" <<<"$out" || rc=1
+		done
+		result "$rc" "$target: make coccicheck COCCI=standalone/mmap_prepare_$target.cocci MODE=context marks a convertible hook's header and a hook's state change" "$out"
+	else
+		skip "$target: make coccicheck COCCI=standalone/mmap_prepare_$target.cocci MODE=report" "no kernel tree in build/linux yet (make kernel-source)"
+	fi
+done
 echo "1..$n"
 echo "# make cocci-tests: $passed passed, $failed failed"
 [ "$failed" = 0 ]

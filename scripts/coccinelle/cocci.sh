@@ -82,6 +82,28 @@ for old, new in (
 open(sys.argv[2], "w").write(text)
 PY
 
+# The kernel's way: the target's standalone semantic patch
+# (scripts/coccinelle/standalone/, make-standalone.py), run by spatch alone
+# as make coccicheck MODE=patch runs it, on a copy of the original. Its
+# result must build with -Werror (not W=1: its kernel-doc still names the
+# old function and @file/@vma, which W=1's kernel-doc check reports), and
+# equal the script's (SCRIPT_C) once tidy-converted.py has run over it: what
+# the script adds is the tidy pass.
+standalone_patch() { # TARGET VARIANT ORIGINAL_C SCRIPT_C KERNEL_OBJ
+	local target=$1 variant=$2 sdir="$out/$1-$2-standalone" build rc
+	rm -rf "$sdir" && mkdir -p "$sdir"
+	cp "$legacy/Kbuild" "$3" "$sdir/"
+	(cd "$sdir" && spatch --very-quiet --no-includes --no-scanner \
+		--sp-file "$here/standalone/mmap_prepare_$target.cocci" -D patch --in-place mmap_lab0.c) >/dev/null 2>&1
+	build=$(make -s -C "$5" M="$sdir" KCFLAGS=-Werror modules 2>&1)
+	rc=$?
+	grep -q 'mmap_lab_mmap_prepare(struct vm_area_desc \*desc)' "$sdir/mmap_lab0.c" || rc=1
+	result "$rc" "$target/$variant: spatch --sp-file standalone/mmap_prepare_$target.cocci -D patch alone converts it, and the result builds with -Werror" "$build"
+	"$here/tidy-converted.py" "$sdir/mmap_lab0.c" >/dev/null
+	build=$(diff -u "$4" "$sdir/mmap_lab0.c" 2>&1)
+	result $? "$target/$variant: after tidy-converted.py it is the script's conversion (the tidy pass is all the script adds)" "$build"
+}
+
 # Convert VARIANT of stage 0 for TARGET and check the result: report mode,
 # patch mode, checkpatch, a W=1 -Werror build and stage 2's checks in a
 # guest, with the errno user space must see when the action fails.
@@ -150,6 +172,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 	rc=$?
 	result "$rc" "$name: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
 	[ "$rc" = 0 ] || return
+	[ "$variant" = locals ] || standalone_patch "$target" "$variant" "$src_c" "$dir/mmap_lab0.c" "$stage_kobj"
 
 	# Stage 0's device and module, stage 2's checks and expectations: the
 	# converted driver must now behave as the remap-action stage does, with

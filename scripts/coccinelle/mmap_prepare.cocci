@@ -54,6 +54,7 @@
 
 virtual patch
 virtual report
+virtual context
 virtual mainline
 
 @initialize:python@

@@ -360,13 +360,36 @@ f(struct file *filearg, struct vm_area_struct *vma) {
  ... when any
 }
 
+// The file also #defines the hook (its twin when an option is off, "#else
+// #define demo_file_mmap generic_file_readonly_mmap"): converting the
+// function would leave the macro's configuration naming a hook that the
+// .mmap_prepare initializer no longer fits. Mainline renames a macro for
+// generic_file_mmap() or its read-only twin with the hook
+// (generic_define_ml); any other stays a human's job.
+@macro_hook@
+identifier fops.f;
+expression E;
+position p;
+@@
+#define f@p E
+
+@macro_hook_ok depends on mainline@
+identifier fops.f;
+symbol generic_file_mmap, generic_file_readonly_mmap;
+@@
+(
+#define f generic_file_mmap
+|
+#define f generic_file_readonly_mmap
+)
+
 @state_lock depends on lock_taken && !lock_released@
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { ... }
 
 // bad: the hook stays as it is (every rewrite depends on !bad).
-@bad depends on bad_use || called || state_call || state_count || state_lock@
+@bad depends on bad_use || called || state_call || state_count || state_lock || (macro_hook && !macro_hook_ok)@
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { ... }
@@ -439,6 +462,14 @@ if undo:
            " change no state before the mapping exists (mainline: vm_ops->mapped)" % undo)
 coccilib.report.print_report(p[0], "%s: not converted: %s" % (f, why))
 
+@script:python report_macro depends on report && !bad_use && !called && macro_hook && !macro_hook_ok@
+f << fops.f;
+E << macro_hook.E;
+p << macro_hook.p;
+@@
+coccilib.report.print_report(p[0], "%s: not converted: the file also #defines %s as %s (when an option is off?),"
+                             " which this target cannot convert: convert that macro by hand" % (f, f, E.strip()))
+
 // One reason per hook, only where no other reason was given: its first
 // state change in the file (the rules give their matches in no set order),
 // printed by report_state once all are noted.
@@ -469,7 +500,7 @@ note_state(p[0], f, "%s() with no unlock in the hook" % fn.strip(), "a lock held
 
 // Rules run one after the other on a file: by now every state change of
 // the hook was noted.
-@script:python report_state depends on report && !bad_use && !called && (state_call || state_count || state_lock)@
+@script:python report_state depends on report && !bad_use && !called && !(macro_hook && !macro_hook_ok) && (state_call || state_count || state_lock)@
 f << fops.f;
 hp << hook.hp;
 @@
@@ -477,6 +508,35 @@ first = state_first.pop((hp[0].file, f.strip()), None)
 if first:
     _, pos, name, what, kind = first
     coccilib.report.print_report(pos, "%s: not converted: %s" % (name, state_why(what, kind)))
+
+// Context mode (-D context, make coccicheck MODE=context): the header of
+// each convertible hook, and for the others the first use of the VMA that
+// has no descriptor form, or the calls that change state.
+@ctx_convertible depends on context && !bad@
+identifier fops.f, hook.filearg, hook.vma;
+@@
+* int f(struct file *filearg, struct vm_area_struct *vma) { ... }
+
+@ctx_bad depends on context && bad_use@
+identifier fops.f, hook.filearg, hook.vma;
+position bad_use.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+* vma@p
+ ... when any
+}
+
+@ctx_state depends on context && !bad_use && !called && state_call@
+identifier fops.f, hook.filearg, hook.vma, state_call.fn;
+expression list es;
+position state_call.p;
+@@
+f(struct file *filearg, struct vm_area_struct *vma) {
+ ... when any
+* fn@p(es)
+ ... when any
+}
 
 @script:python report_convertible depends on report && !bad@
 f << fops.f;

@@ -4,9 +4,10 @@
 # Documentation/conversion-aid.rst includes) on a copy of mydrv/, a driver
 # laid out as someone else's: the hook in mydrv_mmap.c, the
 # file_operations in mydrv_core.c, the hook declared in mydrv.h. The
-# settings lines (KIT=, KDIR=, DRIVER=, TARGET=) get this kit's values;
+# settings lines (KIT=, KDIR=, DRIVER=, TARGET=, COCCI=) get this kit's values;
 # every other command runs as written, in one shell, stopping at the first
-# that fails. Then, as TAP: the report calls the hook convertible; the
+# that fails. Then, as TAP: the report calls the hook convertible, and so
+# does spatch alone with the standalone semantic patch (COCCI=); the
 # conversion changed the three files (hook, file_operations, prototype) and
 # left no VMA in them; the module built against the target's kernel with
 # W=1 and -Werror.
@@ -36,7 +37,8 @@ git -C "$driver" -c user.name=kit -c user.email=kit@localhost commit -q -m "mydr
 	echo "set -euo pipefail"
 	sed -n 's/^\$ //p' "$steps/steps.console" | sed -E \
 		-e "s#^KIT=.*#KIT='$kit_root'#" -e "s#^KDIR=.*#KDIR='$kdir'#" \
-		-e "s#^DRIVER=.*#DRIVER='$driver'#" -e "s#^TARGET=.*#TARGET='$flag'#"
+		-e "s#^DRIVER=.*#DRIVER='$driver'#" -e "s#^TARGET=.*#TARGET='$flag'#" \
+		-e "s#^COCCI=.*#COCCI='$kit_root/scripts/coccinelle/standalone/mmap_prepare_$target.cocci'#"
 } >"$work/steps.sh"
 rc=0
 (unset MAKELEVEL MAKEFLAGS MFLAGS && bash -x "$work/steps.sh") >"$work/out.txt" 2>&1 || rc=$?
@@ -44,6 +46,10 @@ log=$(sed "s#$work/##g" "$work/out.txt")
 
 grep -qE '^mydrv_(core|mmap)\.c:[0-9]+: mydrv_mmap: convertible$' "$work/out.txt" && ok=0 || ok=1
 result "$ok" "own driver ($target): the report calls mydrv_mmap convertible (hook in mydrv_mmap.c, file_operations in mydrv_core.c)" "$log"
+# What spatch alone printed: the lines between its command and the next.
+alone=$(awk '/^\+ spatch --sp-file/ { on = 1; next } /^\+ / { on = 0 } on' "$work/out.txt")
+grep -qE '^mydrv_(core|mmap)\.c:[0-9]+: mydrv_mmap: convertible$' <<<"$alone" && ok=0 || ok=1
+result "$ok" "own driver ($target): spatch --sp-file standalone/mmap_prepare_$target.cocci -D report alone calls mydrv_mmap convertible" "$log"
 left=$(grep -nE 'vm_area_struct|\.mmap\s*=' "$driver"/*.c "$driver"/*.h | sed "s#$work/##" || true)
 changed=$(git -C "$driver" diff --name-only | sort | tr '\n' ' ')
 [ "$changed" = "mydrv.h mydrv_core.c mydrv_mmap.c " ] && [ -z "$left" ] &&
