@@ -42,6 +42,11 @@
 #      Every stage in make check's order (qemu/stages.sh list): its id, the
 #      folder its module is built from, its kernel and its STAGE_TITLE.
 #
+#   .. kit-lab-table::
+#
+#      The lab stages (labs/NN-name/): page, devices and STAGE_TEACHES,
+#      from scripts/labs/lab-table.py --rst.
+#
 #   .. kit-workshop-schedule::
 #
 #      20 min | What ``.mmap()`` lets a driver do; the two diagrams | :ref:`why`
@@ -90,6 +95,7 @@
 # Every directive reports a warning (an error under "sphinx-build -W") when the
 # file or the requested part of it does not exist.
 
+import glob
 import os
 import re
 import subprocess
@@ -480,6 +486,23 @@ class KitStageChecks(_KitDirective):
             item += para
             blist += item
         return [blist]
+
+
+class KitLabTable(_KitDirective):
+    """The lab stages, with their devices and what each teaches, from their
+    stage.conf files (scripts/labs/lab-table.py --rst, which also writes
+    labs/README.md's table)."""
+
+    def run(self):
+        root = self.config.kit_root
+        for conf in sorted(glob.glob(os.path.join(root, 'labs', '[0-9][0-9]-*', '*.conf'))):
+            self.env.note_dependency(conf)
+        try:
+            done = subprocess.run([os.path.join(root, 'scripts', 'labs', 'lab-table.py'), '--rst'],
+                                  check=True, text=True, capture_output=True)
+        except (OSError, subprocess.CalledProcessError) as e:
+            return self.fail('kit-lab-table: scripts/labs/lab-table.py --rst failed: %s' % e)
+        return self.parse_rst(done.stdout.splitlines(), 'kit-lab-table')
 
 
 class KitStageTable(_KitDirective):
@@ -895,6 +918,7 @@ def setup(app):
     app.add_directive('kit-todos', KitTodos)
     app.add_directive('kit-stage-checks', KitStageChecks)
     app.add_directive('kit-stage-table', KitStageTable)
+    app.add_directive('kit-lab-table', KitLabTable)
     app.add_directive('kit-script-map', KitScriptMap)
     app.add_directive('kit-workshop-schedule', KitWorkshopSchedule)
     app.add_directive('kit-mistakes', KitMistakes)
