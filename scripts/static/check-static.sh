@@ -85,6 +85,14 @@ done
 # (the guide's is made by the same script, kit-lab-table).
 out=$(scripts/labs/lab-table.py --check labs/README.md 2>&1)
 result $? "labs/README.md's table of the lab stages is what their stage.conf files make (scripts/labs/lab-table.py)" "$out"
+# The recipe "Add a lab stage" followed on a throwaway copy: its touch
+# points, and every registry picking the new stage up.
+out=$(scripts/static/check-stage-recipe.sh "$src" "$n")
+echo "$out"
+passed=$((passed + $(grep -c '^ok ' <<<"$out"))) failed=$((failed + $(grep -c '^not ok ' <<<"$out")))
+skipped=$((skipped + $(grep -c '^ok .* # SKIP' <<<"$out")))
+passed=$((passed - $(grep -c '^ok .* # SKIP' <<<"$out")))
+n=$((n + $(grep -cE '^(not )?ok ' <<<"$out")))
 # The test names the pages and the stage.conf files give are those the
 # checker prints (FIXTURE.TEST, FIXTURE.VARIANT.TEST).
 out=$(scripts/static/check-test-names.py "$top" 2>&1)
