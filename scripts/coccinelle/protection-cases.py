@@ -50,8 +50,9 @@ CASES = {
                       "\t\tdesc->page_prot = pgprot_writecombine(desc->page_prot);\n\n"),
     # set on some paths only (the others used it uninitialised): the if goes
     "some-paths": (LOCAL + "\tif (!(file->f_flags & O_SYNC))\n\t\tprot = vma->vm_page_prot;\n\n", ""),
-    # an emptied if whose test has a side effect: not converted
-    "side-effect": (COPY + "\tif (atomic_inc_return(&mmap_lab_opens) > 1)\n\t\tprot = vma->vm_page_prot;\n\n",
+    # an emptied if whose test has a side effect (one that is not driver
+    # state, which would be refused for that): not converted
+    "side-effect": (COPY + "\tif (printk_ratelimit())\n\t\tprot = vma->vm_page_prot;\n\n",
                     "report: a branch that only copied the VMA's protection is empty once the copy goes,"
                     " and its test may have side effects: rewrite that branch by hand"),
     # a protection that is not the VMA's: not converted, with that reason
@@ -70,8 +71,6 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     for name, (head, expected) in CASES.items():
         case = text.replace(DECL, head).replace("size, vma->vm_page_prot);", "size, prot);")
-        if "mmap_lab_opens" in head:
-            case = case.replace("static int mmap_lab_mmap(", "static atomic_t mmap_lab_opens;\n\nstatic int mmap_lab_mmap(", 1)
         with open(os.path.join(outdir, name + ".c"), "w", encoding="utf-8") as f:
             f.write(case)
         with open(os.path.join(outdir, name + ".expected"), "w", encoding="utf-8") as f:
