@@ -136,11 +136,10 @@ ksrc="$here/../../build/linux"
 for target in kit mainline; do
 	post=$(grep -E "$post_check" "$tmp/$target/report.txt" | verdicts_of)
 	want=$(verdicts_of "$tmp/$target/report.txt" | without "$post")
-	got=$(cd "$cases" && for name in "${names[@]}"; do
-		mapfile -t files < <(case_files "$name")
-		spatch --very-quiet --no-includes --no-scanner --sp-file "$here/standalone/mmap_prepare_$target.cocci" \
-			-D report "${files[@]}" 2>/dev/null
-	done | verdicts_of | without "$post")
+	# One spatch run for all the cases, each case's files one group.
+	for name in "${names[@]}"; do case_files "$name" | sed "s|^|$cases/|"; echo; done >"$tmp/groups"
+	got=$(cd "$cases" && spatch --very-quiet --no-includes --no-scanner --sp-file "$here/standalone/mmap_prepare_$target.cocci" \
+		-D report --file-groups "$tmp/groups" 2>/dev/null | sed "s|^$cases/||" | verdicts_of | without "$post")
 	rc=0
 	out=$(diff <(echo "$want") <(echo "$got")) || rc=1
 	result "$rc" "$target: spatch --sp-file standalone/mmap_prepare_$target.cocci -D report gives the cases the script's verdicts, hook by hook ($(wc -l <<<"$want") hooks; $(grep -c . <<<"$post" || true) decided by the script's check after patch mode)" "$out"
@@ -159,9 +158,11 @@ for target in kit mainline; do
 			<(echo "$got")) || rc=1
 		result "$rc" "$target: make coccicheck COCCI=standalone/mmap_prepare_$target.cocci MODE=report M=DIR gives the one-file cases the same verdicts" "$out"
 		# Context mode marks (with -) the header of a convertible hook and
-		# the first state change of one that is not.
+		# the first state change of one that is not (on the case that has
+		# both).
+		mkdir -p "$copy/context" && cp "$cases/state-before-mapping.c" "$copy/context/"
 		out=$(make -s -C "$ksrc" coccicheck COCCI="$here/standalone/mmap_prepare_$target.cocci" MODE=context \
-			M="$copy" 2>/dev/null | sed "s|$copy/||")
+			M="$copy/context" 2>/dev/null | sed "s|$copy/||")
 		rc=0
 		for mark in '-static int demo_check_mmap(struct file *file, struct vm_area_struct *vma)' \
 			'-	kref_get(&d->ref);' '-	if (!atomic_inc_unless_negative(&d->user_count))'; do
