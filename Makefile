@@ -156,7 +156,7 @@ PHASE := scripts/lib/check-phase.sh
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
-	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes driver relocation))
+	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,$(shell qemu/check-all.sh --gates)))
 	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"

@@ -8,6 +8,43 @@
 # Usage: check-all.sh [--no-summary | --summary-only] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
 set -uo pipefail
 
+# The gates of make check that are not stages, in the summary's order:
+# NAME|PROFILES|TITLE, PROFILES the runs that have the gate (check: make
+# check; sanitize: make check-sanitizers, KIT_PROFILE=sanitize). A gate
+# writes build/logs/NAME.result; make check's recipe in the Makefile runs
+# it and removes the old results first (it asks this list: --gates). A new
+# gate is one line here and its run in that recipe.
+gates=(
+	"static|check|static checks (checkpatch, skeletons, vma tests)"
+	"loop|check|learner's loop replayed (start, check, boot, diff)"
+	"loop-mainline|check|learner's loop, quick, on a mainline stage"
+	"todos|check|TODO mutation proof (each answer removed), 6.12"
+	"mainline-kernel|check,sanitize|the mainline (7.x) kernel: fetched and built"
+	"planted-bugs|sanitize|each sanitizer's planted bug reported"
+	"todos-mainline|check|TODO mutation proof (each answer removed), mainline"
+	"cocci|check|conversion aid on stage 0, kit (6.12) target"
+	"cocci-mainline|check|conversion aid on stage 0, mainline target"
+	"cocci-boot|check|conversion aid on real drivers, booted beside the originals"
+	"bench|check|performance lab, short run: guards on the remap action"
+	"stress|check,sanitize|stress run: all drivers, 2 CPUs, rmmod, leaks"
+	"mistakes|check|mistake corpus: each planted, its TODO named first"
+	"driver|check|make check DRIVER=: the template renamed, wrong changes caught"
+	"relocation|check|the built kit copied and moved: no kernel rebuilt"
+)
+profile=check
+[ -z "${KIT_PROFILE:-}" ] || profile=sanitize
+parts=()
+declare -A gate_title=()
+for g in "${gates[@]}"; do
+	IFS='|' read -r name profiles title <<<"$g"
+	case ",$profiles," in *",$profile,"*) parts+=("$name") ;; esac
+	gate_title[$name]=$title
+done
+if [ "${1:-}" = --gates ]; then
+	echo "${parts[*]}"
+	exit 0
+fi
+
 summary=given
 case "${1:-}" in
 --no-summary) summary=none && shift ;;
@@ -51,35 +88,15 @@ for id in "${stages[@]}"; do
 done
 
 # Rows of the parts that ran beside the boots (static checks, TODO proof,
-# learner's loop, ...), when the whole kit is checked: make check's, or make
-# check-sanitizers' (KIT_PROFILE=sanitize).
-if [ -n "${KIT_PROFILE:-}" ]; then
-	parts=(mainline-kernel planted-bugs stress)
-else
-	parts=(static loop loop-mainline todos mainline-kernel todos-mainline cocci cocci-mainline cocci-boot bench stress mistakes driver relocation)
-fi
+# learner's loop, ...), when the whole kit is checked: the gates above of
+# this run's profile.
 total_passed=0 total_failed=0 total_skipped=0
 # The title last and whole: it is the only column of any length.
 printf '%-16s %6s %6s %7s %7s  %-18s  %s\n' stage passed failed skipped boot_s checked title
 for id in "${parts[@]}" "${stages[@]}"; do
-	title=
-	case "$id" in
-	static) title="static checks (checkpatch, skeletons, vma tests)" ;;
-	loop) title="learner's loop replayed (start, check, boot, diff)" ;;
-	loop-mainline) title="learner's loop, quick, on a mainline stage" ;;
-	todos) title="TODO mutation proof (each answer removed), 6.12" ;;
-	mainline-kernel) title="the mainline (7.x) kernel: fetched and built" ;;
-	todos-mainline) title="TODO mutation proof (each answer removed), mainline" ;;
-	cocci) title="conversion aid on stage 0, kit (6.12) target" ;;
-	cocci-mainline) title="conversion aid on stage 0, mainline target" ;;
-	cocci-boot) title="conversion aid on real drivers, booted beside the originals" ;;
-	bench) title="performance lab, short run: guards on the remap action" ;;
-	stress) title="stress run$([ -n "${KIT_PROFILE:-}" ] || echo ', short'): all drivers, 2 CPUs, rmmod, leaks" ;;
-	planted-bugs) title="each sanitizer's planted bug reported" ;;
-	mistakes) title="mistake corpus: each planted, its TODO named first" ;;
-	driver) title="make check DRIVER=: the template renamed, wrong changes caught" ;;
-	relocation) title="the built kit copied and moved: no kernel rebuilt" ;;
-	esac
+	title=${gate_title[$id]:-}
+	# make check's stress run is the short one.
+	[ "$id:$profile" != stress:check ] || title=${title/stress run:/stress run, short:}
 	if [ -n "$title" ]; then
 		[ "$with_static" = 1 ] || continue
 	else
