@@ -74,6 +74,15 @@ def state_kind(fn):
     return next((kind for kind, pat in STATE_CALLS if re.fullmatch(pat, fn)), None)
 
 
+def source_line(pos):
+    """The text of the line at spatch position POS, or "" when unreadable."""
+    try:
+        with open(pos.file, encoding="utf-8", errors="replace") as src:
+            return src.read().splitlines()[int(pos.line) - 1]
+    except (OSError, IndexError, ValueError):
+        return ""
+
+
 def note_state(pos, f, what, kind):
     """Keep the first (by line, then column) state change of hook F."""
     key = (pos.file, f.strip())
@@ -383,13 +392,8 @@ symbol generic_file_mmap, generic_file_readonly_mmap;
 #define f generic_file_readonly_mmap
 )
 
-@state_lock depends on lock_taken && !lock_released@
-identifier fops.f, hook.filearg, hook.vma;
-@@
-f(struct file *filearg, struct vm_area_struct *vma) { ... }
-
 // bad: the hook stays as it is (every rewrite depends on !bad).
-@bad depends on bad_use || called || state_call || state_count || state_lock || (macro_hook && !macro_hook_ok)@
+@bad depends on bad_use || called || state_call || state_count || (lock_taken && !lock_released) || (macro_hook && !macro_hook_ok)@
 identifier fops.f, hook.filearg, hook.vma;
 @@
 f(struct file *filearg, struct vm_area_struct *vma) { ... }
@@ -412,11 +416,7 @@ f << fops.f;
 p << bad_use.p;
 @@
 import re
-try:
-    with open(p[0].file, encoding="utf-8", errors="replace") as src:
-        line = src.read().splitlines()[int(p[0].line) - 1]
-except (OSError, IndexError, ValueError):
-    line = ""
+line = source_line(p[0])
 reasons = [
     (r"\bvm_insert_pages?\s*\(|\bvmf_insert_", "vm_insert_page(): no action inserts pages on the kit's API (mainline: map-kernel-pages)"),
     (r"\bdma_mmap_\w+\s*\(", "dma_mmap_*(): no action for DMA memory"),
@@ -480,18 +480,13 @@ p << state_call.p;
 @@
 note_state(p[0], f, "%s()" % fn.strip(), state_kind(fn))
 
-@script:python report_state_count depends on report && !bad_use && !called && !state_call && state_count@
+@script:python report_state_count depends on report && !bad_use && !called && state_count@
 f << fops.f;
 p << state_count.p;
 @@
-try:
-    with open(p[0].file, encoding="utf-8", errors="replace") as src:
-        what = src.read().splitlines()[int(p[0].line) - 1].strip().rstrip(";")
-except (OSError, IndexError, ValueError):
-    what = "a counter"
-note_state(p[0], f, '"%s"' % what, "a count")
+note_state(p[0], f, '"%s"' % (source_line(p[0]).strip().rstrip(";") or "a counter"), "a count")
 
-@script:python report_state_lock depends on report && !bad_use && !called && !state_call && !state_count && state_lock@
+@script:python report_state_lock depends on report && !bad_use && !called && lock_taken && !lock_released@
 f << fops.f;
 fn << lock_taken.fn;
 p << lock_taken.p;
@@ -500,7 +495,7 @@ note_state(p[0], f, "%s() with no unlock in the hook" % fn.strip(), "a lock held
 
 // Rules run one after the other on a file: by now every state change of
 // the hook was noted.
-@script:python report_state depends on report && !bad_use && !called && !(macro_hook && !macro_hook_ok) && (state_call || state_count || state_lock)@
+@script:python report_state depends on report && !bad_use && !called && !(macro_hook && !macro_hook_ok) && (state_call || state_count || (lock_taken && !lock_released))@
 f << fops.f;
 hp << hook.hp;
 @@
