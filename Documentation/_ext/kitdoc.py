@@ -75,10 +75,12 @@
 #
 #   .. kit-checker-stages::
 #
-#      Which stages run each checker program of labs/checker/Makefile's
-#      PROGS (their STAGE_CHECKS and variants' VARIANT_CHECKS), and make
-#      check DRIVER= where scripts/driver/check-driver.sh names it. Fails
-#      when a program has no "   * - ``check_x``" row in the page.
+#      The table of checker programs (labs/checker/check_*.c): what each
+#      checks, from the first paragraph of its header comment, and which
+#      stages run it (their STAGE_CHECKS and variants' VARIANT_CHECKS), the
+#      real drivers of make cocci-boot, and make check DRIVER= where
+#      scripts/driver/check-driver.sh names it. Fails when a program's
+#      header has no such paragraph or no page shows its source.
 #
 #   .. kit-mistakes::
 #
@@ -109,6 +111,11 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import nested_parse_with_titles
 
 logger = logging.getLogger(__name__)
+
+
+def _rst_escape(text):
+    """Text with the characters reStructuredText gives a meaning escaped."""
+    return re.sub(r'([\\`*_|])', r'\\\1', text)
 
 
 def _read(path):
@@ -528,7 +535,7 @@ class KitStageTable(_KitDirective):
             folder = os.path.relpath(ask('source', sid), root)
             title = _stage_conf_get(root, conf, 'STAGE_TITLE')
             rows += ['   * - ``%s``' % sid, '     - ``%s/``' % folder,
-                     '     - %s' % ask('kernel', sid), '     - %s' % re.sub(r'([\\`*_|])', r'\\\1', title)]
+                     '     - %s' % ask('kernel', sid), '     - %s' % _rst_escape(title)]
         return self.parse_rst(rows, 'kit-stage-table')
 
 
@@ -536,30 +543,57 @@ class KitStageTable(_KitDirective):
 # kit-checker-stages
 
 def _checker_programs(root):
-    """The programs of labs/checker/Makefile's PROGS, in its order."""
-    text = _read(os.path.join(root, 'labs', 'checker', 'Makefile'))
-    m = re.search(r'^PROGS\s*:=\s*((?:.*\\\n)*.*)$', text, re.M)
-    return m.group(1).replace('\\\n', ' ').split() if m else []
+    """The checker programs: labs/checker/check_*.c, by name."""
+    return sorted(os.path.basename(f)[:-2] for f in
+                  glob.glob(os.path.join(root, 'labs', 'checker', 'check_*.c')))
+
+
+def _checker_summary(path, prog):
+    """What a checker program checks: the first paragraph of its header
+    comment ("check_x - what it checks."), without the name."""
+    lines = _read(path).splitlines()
+    para = []
+    for line in lines[2:]:
+        if line.rstrip() in (' *', ' */'):
+            break
+        para.append(line[3:].strip())
+    text = ' '.join(para)
+    prefix = prog + ' - '
+    return text[len(prefix):] if text.startswith(prefix) else ''
 
 
 class KitCheckerStages(_KitDirective):
-    """Which stages run each checker program (labs/checker/Makefile's PROGS),
-    read from every stage.conf (STAGE_CHECKS) and variant (VARIANT_CHECKS),
-    the real drivers of make cocci-boot (qemu/real-drivers/*.conf) and
-    scripts/driver/check-driver.sh. Warns when a program
-    has no row "   * - ``check_x``" in this page's own table."""
+    """The table of checker programs, made from labs/checker/check_*.c: each
+    program, what it checks (the first paragraph of its header comment) and
+    which stages run it, read from every stage.conf (STAGE_CHECKS) and
+    variant (VARIANT_CHECKS), the real drivers of make cocci-boot
+    (qemu/real-drivers/*.conf) and scripts/driver/check-driver.sh. Fails
+    when a program's header has no "check_x - ..." paragraph, or when no
+    page of the guide shows its source (a literalinclude of it)."""
 
     def run(self):
         root = self.config.kit_root
         script = os.path.join(root, 'qemu', 'stages.sh')
         progs = _checker_programs(root)
         if not progs:
-            return self.fail('kit-checker-stages: no PROGS in labs/checker/Makefile')
-        page = _read(self.env.doc2path(self.env.docname))
-        missing = [p for p in progs if '   * - ``%s``' % p not in page]
+            return self.fail('kit-checker-stages: no labs/checker/check_*.c')
+        summaries = {}
+        for p in progs:
+            path = os.path.join(root, 'labs', 'checker', p + '.c')
+            self.env.note_dependency(path)
+            summaries[p] = _checker_summary(path, p)
+        bad = [p for p in progs if not summaries[p]]
+        if bad:
+            return self.fail('kit-checker-stages: the header comment of %s does not '
+                             'open with "check_x - what it checks." (its first paragraph '
+                             'is the table\'s text)' % ', '.join(bad))
+        shown = set()
+        for rst in glob.glob(os.path.join(root, 'Documentation', '**', '*.rst'), recursive=True):
+            shown.update(re.findall(r'literalinclude:: [./]*labs/checker/(check_\w+)\.c', _read(rst)))
+        missing = [p for p in progs if p not in shown]
         if missing:
-            return self.fail('kit-checker-stages: no row for %s in this page\'s '
-                             'table of programs' % ', '.join(missing))
+            return self.fail('kit-checker-stages: no page shows the source of %s: add '
+                             'its section (a literalinclude) to this page' % ', '.join(missing))
         try:
             ids = subprocess.run([script, 'list'], check=True, text=True,
                                  capture_output=True).stdout.split()
@@ -592,10 +626,11 @@ class KitCheckerStages(_KitDirective):
             for p in progs:
                 if re.search(r'\b%s\b' % p, text):
                     users[p].append('``make check DRIVER=``')
-        rows = ['.. list-table::', '   :header-rows: 1', '   :widths: 25 75', '',
-                '   * - program', '     - run by']
+        rows = ['.. list-table::', '   :header-rows: 1', '   :widths: 20 50 30', '',
+                '   * - program', '     - what it checks', '     - run by']
         for p in progs:
-            rows += ['   * - ``%s``' % p, '     - %s' % (', '.join(users[p]) or 'no stage')]
+            rows += ['   * - ``%s``' % p, '     - %s' % _rst_escape(summaries[p]),
+                     '     - %s' % (', '.join(users[p]) or 'no stage')]
         return self.parse_rst(rows, 'kit-checker-stages')
 
 
@@ -861,10 +896,6 @@ class KitScriptMap(_KitDirective):
 
 # ---------------------------------------------------------------------------
 # kit-mistakes
-
-def _rst_escape(text):
-    return re.sub(r'([\\`*_|])', r'\\\1', text)
-
 
 class KitMistakes(_KitDirective):
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_action_failure - when the mmap action fails after the VMA was
- * created, the mm core unmaps it and userspace sees the stage's errno.
+ * check_action_failure - with fail_mmap_action armed, the action fails after
+ * the VMA was created: the VMA is gone and user space sees the stage's errno.
  *
  * Environment: MMAP_LAB_ACTION (none: every test skips; else remap, ioremap
  * or map_kernel_pages), MMAP_LAB_ACTION_ERRNO,

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_action_range - an mmap action whose range is not the VMA's. The
+ * check_action_range - a remap longer than the mapping and a hook that moves
+ * desc->end, with each kernel's own answer (the kit refuses both; mainline
+ * warns and refuses the first with EFAULT, and maps the second past the VMA).
+ *
+ * An mmap action whose range is not the VMA's: the
  * kit's kernel and mainline's answer differently, on purpose (the table in
  * Documentation/upstream.rst), and this check expects each kernel's own
  * answer: the same two devices are in kit_mmap_probe (labs/intree/, the

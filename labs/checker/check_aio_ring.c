@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_aio_ring - a real in-tree .mmap user, seen from user space: the
- * completion ring of Linux AIO (fs/aio.c). io_setup() maps the ring through
+ * check_aio_ring - the AIO ring of fs/aio.c, a real in-tree .mmap user, seen
+ * from user space before and after its conversion.
+ *
+ * The completion ring of Linux AIO (fs/aio.c): io_setup() maps the ring through
  * the ring file's mmap hook (aio_ring_mmap() in 6.12), which sets
  * VM_DONTEXPAND and the ring's vm_ops (their .mremap keeps the context's
  * address in step when the ring moves).

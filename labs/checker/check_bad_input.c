@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_bad_input - lengths and offsets outside the region are refused with
- * the right errno, and a refused mmap() leaves /proc/self/maps untouched.
+ * check_bad_input - lengths and offsets outside the buffer or BAR are refused
+ * with the right errno and leave /proc/self/maps untouched; a refused 64 MiB
+ * private mapping gives its memory charge back (Committed_AS in /proc/meminfo
+ * unchanged).
  *
  * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0,
  * MMAP_LAB_MAP_SIZE: stage 3 maps BAR 0, 1 MiB).

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_commit_charge - a refused MAP_FIXED mmap() over accounted memory
- * leaves the commit charge and userfaultfd's view of the address space
- * exactly as the refusal left the mappings.
+ * check_commit_charge - a refused MAP_FIXED private writable mapping over
+ * written, accounted anonymous memory, on the stage's device and on secretmem:
+ * Committed_AS is unchanged after munmap(), strict overcommit still holds after
+ * 100 refusals, and userfaultfd reports an unmap event exactly for the range
+ * that was unmapped (the hole).
  *
  * The scenario: a private, writable, written anonymous mapping (charged to
  * Committed_AS) is replaced with MAP_FIXED by a private writable mapping of

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_data - the mapping and the file interface show the same buffer.
+ * check_data - the mapping and read()/write() show the same buffer, with
+ * offsets, two mappings and fork().
  *
  * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (0: no buffer, every test
  * skips).

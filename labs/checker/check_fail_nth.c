@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_fail_nth - every allocation inside mmap() made to fail, one at a
- * time, and what a failure leaves behind.
+ * check_fail_nth - every allocation one mmap() makes, failed one at a time: the
+ * mmap() fails cleanly or works, nothing leaks, the mapping still works
+ * afterwards.
  *
  * For each target (MMAP_LAB_SWEEP lists them: "device" is the stage's
  * MMAP_LAB_DEVICE; "zero", "mem", "secretmem", "memfd", "relay" are in-tree

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_hooks - the success hook runs exactly once per successful mmap(),
- * never for a refused one, and munmap() does not touch its counter.
+ * check_hooks - the success hook runs once per successful mmap(), never for a
+ * refused one, and munmap() does not touch its counter; where the driver counts
+ * its live VMAs (MMAP_LAB_LIVE_COUNTER), the count follows a mapping, a fork(),
+ * a split and the unmaps.
  *
  * Environment: MMAP_LAB_HOOK_COUNTER (path of the counter, an integer;
  * empty: the stage has no hook and every test skips; unset: failure),

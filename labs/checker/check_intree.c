@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_intree - the in-tree users the series converts behave as they do on
- * stock 6.12, and the paths only the probe module reaches work:
+ * check_intree - the in-tree users the series converts behave as on stock 6.12,
+ * and the paths only the probe module reaches work.
+ *
+ * What it checks:
  *
  *  - /dev/zero: a private mapping is anonymous and copy-on-write across
  *    fork(), a shared one is shared;

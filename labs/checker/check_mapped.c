@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_mapped - mainline's vm_ops->mapped, through the probe module
- * kit_mapped_probe (labs/mainline-probe/):
+ * check_mapped - mainline's vm_ops->mapped runs once per new VMA and not on a
+ * merge; an error from it unmaps the VMA and mmap() reports error_override.
+ *
+ * Through the probe module kit_mapped_probe (labs/mainline-probe/):
  *  - /dev/kit_mapped_merge: mapped runs once per new VMA and not when a new
  *    mapping merges into an existing one;
  *  - /dev/kit_mapped_error: an error from mapped unmaps the new VMA, and

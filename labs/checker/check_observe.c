@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_observe - record what user space sees of a device's mmap(), for a
- * comparison of two versions of one driver (make check DRIVER=DIR
- * BEFORE=FILE: the original .mmap() and its conversion, booted in turn in
- * one guest). It asserts nothing about the driver: every observation is a
+ * check_observe - records what user space sees of a device (the errno of each
+ * request, VmFlags, hashes of the bytes) for the comparison of a driver with
+ * its .mmap() original (make check DRIVER=DIR BEFORE=FILE); it asserts nothing
+ * itself.
+ *
+ * The two versions are booted in turn in one guest. Every observation is a
  * "# observed: KEY=VALUE" line, and the harness compares the two versions'
  * lines. What it records:
  *   - the errno (or "ok") of a set of requests: the whole buffer shared,

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_pages - which physical pages a mapping shows: the buffer's own,
- * from the page the mmap() offset selects, laid out as the action promises.
+ * check_pages - the page a mapping at a non-zero offset shows is the buffer's
+ * page at that offset; /proc/self/pagemap shows no PFN for a VM_PFNMAP remap,
+ * and for the map-kernel-pages action a PFN for every page, not all of them
+ * physical neighbours.
  *
  * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (0: every test skips),
  * MMAP_LAB_PFN_LAYOUT: "pfnmap" (a PFN remap: a VM_PFNMAP mapping, which

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_udf_file - a real in-tree .mmap user, seen from user space: a file
- * of a UDF file system (fs/udf/file.c). Its mmap hook (udf_file_mmap() in
+ * check_udf_file - a file of a UDF image mapped shared, seen from user space
+ * before and after the conversion of fs/udf/file.c.
+ *
+ * A real in-tree .mmap user (fs/udf/file.c). Its mmap hook (udf_file_mmap() in
  * 6.12) marks the file accessed and sets the file's vm_ops: the page cache's
  * fault and map_pages, and udf_page_mkwrite(), which allocates the blocks
  * under a page the first time a shared mapping writes it.

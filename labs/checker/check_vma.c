@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * check_vma - the VMA the driver sets up, and the requests it must refuse.
+ * check_vma - one VMA with the expected VmFlags; MAP_PRIVATE, PROT_EXEC,
+ * mprotect(PROT_EXEC) and mremap() growth refused; munmap() removes the VMA.
  *
  * Environment: MMAP_LAB_DEVICE, MMAP_LAB_BUF_SIZE (or, when 0,
  * MMAP_LAB_MAP_SIZE), MMAP_LAB_VMFLAGS, MMAP_LAB_NO_VMFLAGS.
