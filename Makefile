@@ -60,7 +60,7 @@ KIT_612_STAGES = $(eval KIT_612_STAGES := $$(shell qemu/stages.sh list-kernel 6.
 STAGE_NEEDS_MAINLINE := $(if $(STAGE),$(filter mainline,$(shell qemu/stages.sh kernel $(STAGE))))
 LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
-.PHONY: all help ready packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress kernel-profile modules start diff checker skeletons docs \
+.PHONY: all help ready packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock check-driver check-driver-cases check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
@@ -252,9 +252,6 @@ bench-docs: kernel checker ## make bench, and write its table and plot into Docu
 
 stress: kernel checker ## every driver side by side in a 2-CPU guest: processes, threads, fork, mremap, injected failures, rmmod; STRESS=short: make check's run
 	@scripts/perf/stress.sh $(if $(filter short,$(STRESS)),--short) $(KOBJ) $(CHECKER)
-
-kernel-profile: kernel-source ## build the kit kernel once more with every compiler call timed: where the build time goes
-	@scripts/dev/kernel-profile.sh $(KSRC) $(FRAGMENT)
 
 check-mainline: kernel-mainline checker ## only the mainline stages: fetch and build the 7.x kernel, boot them
 	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES)

@@ -265,19 +265,6 @@ for want in "TODO 2 (" "mmap_lab1.c:" "[fails vma.map_private_refused: Expected 
 	grep -qF -- "$want" <<<"$out" || { rc=1 && out+=$'\n'"missing: $want"; }
 done
 result "$rc" "the verdict of a failing stage names the TODO, the known kernel reports, errno values and signals" "$out"
-# make kernel-profile's report, on a made-up log of five compiler calls and
-# the real tree: each file is charged to the Kconfig symbol that builds it
-# (obj-$(CONFIG_X) += file.o, a composite object, a directory, or obj-y).
-fake=$(mktemp)
-printf '%s\n' "12000 2000 $src/fs/udf/file.c" "13000 3000 $src/drivers/dax/device.c" "14000 1000 $src/kernel/fork.c" \
-	"16000 4000 $src/kernel/trace/trace.c" "17000 500 $src/kernel/events/core.c" >"$fake"
-out=$(scripts/dev/kernel-profile-report.py "$fake" 0 20000 2 "$src" 2>&1)
-rc=$?
-for want in "CONFIG_TRACING +4\.0 s" "CONFIG_DEV_DAX +3\.0 s" "CONFIG_UDF_FS +2\.0 s" "always +1\.0 s" "CONFIG_PERF_EVENTS +0\.5 s"; do
-	grep -qE "^  $want " <<<"$out" || { rc=1 && out+=$'\n'"missing: $want"; }
-done
-rm -f "$fake"
-result "$rc" "make kernel-profile's report charges each file to the Kconfig symbol that builds it" "$out"
 # The stage list decides how many lab stages there are, never the guide's
 # prose: no page counts them ("five lab stages", "seven labs") or names a
 # range up to the last one ("0 to 6"), and the workshop schedule that make
@@ -305,14 +292,6 @@ out=$(sed '/^$/d' <<<"$out")
 rc=0
 [ -z "$out" ] || rc=1
 result "$rc" "docs: no lab stage count in prose; the workshop schedule has a row for each lab stage (${labs//$'\n'/ })" "$out"
-# The README's measured-times block and the docs' table come from one run
-# (scripts/dev/record-times.sh writes both): the same commit and the same total.
-readme_run=$(sed -n 's/^The last recorded run: commit \([0-9a-f]*\),.* ran for \([0-9]* min [0-9]* s\):.*/\1 \2/p' README.md)
-docs_run="$(sed -n 's/^Measured on .* at commit \([0-9a-f]*\):.*/\1/p' Documentation/measured-times.inc) $(awk \
-	'/the whole ..make check../ { getline; sub(/^ *- /, ""); print }' Documentation/measured-times.inc)"
-rc=0
-[ -n "$readme_run" ] && [ "$readme_run" = "$docs_run" ] || rc=1
-result "$rc" "README.md and Documentation/measured-times.inc show the same recorded run ($readme_run)" "README: $readme_run, docs: $docs_run"
 out=$(scripts/series/vma-tests.sh "$src" 2>&1)
 rc=$?
 tail -n 1 <<<"$out" | grep -q ' 0 failed' || rc=1
