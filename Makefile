@@ -62,7 +62,7 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 
 .PHONY: all help ready packages kernel-source kernel kernel-mainline check-mainline cocci cocci-tests cocci-report cocci-proof cocci-recall cocci-boot bench bench-docs stress modules start diff checker skeletons docs \
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
-	check-series check-stock check-driver check-driver-cases check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
+	check-series check-stock check-driver check-driver-cases check-mainline-lane check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
 all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
 
@@ -146,18 +146,25 @@ else ifeq ($(STAGE),)
 # The mainline kernel is fetched in the background from the start and built
 # there (nice 19) once the 6.12 kernel is built. The 6.12 stages boot as soon
 # as the kernel, their modules and the checker are built (the first guest is
-# the figure a newcomer waits for); everything else that runs on the 6.12
-# kernel follows, before the wait for the mainline kernel; then the mainline
-# parts and the summary. The checker builds beside the 6.12 kernel (its
-# configure step leaves a core idle). scripts/lib/check-phase.sh prints and
-# records the timeline (build/timings/phases).
+# the figure a newcomer waits for). make cocci-boot follows: it rebuilds the
+# 6.12 kernel in place, so it runs before anything else can use that
+# kernel. Then the mainline lane starts in the background
+# (scripts/lib/check-lane.sh): it waits for the mainline kernel and runs
+# everything that needs it, beside the 6.12 phases that follow, so that both
+# cores stay busy once the mainline kernel is built. The mistake corpus
+# waits for the lane's stages (it replays make check STAGE=N on them too);
+# the relocation test copies build/, so it runs after the join. The checker
+# builds beside the 6.12 kernel (its configure step leaves a core idle).
+# scripts/lib/check-phase.sh prints and records the timeline
+# (build/timings/phases, and phases-mainline for the lane).
 PHASE := scripts/lib/check-phase.sh
+LANE := scripts/lib/check-lane.sh
 # The mainline lab stage whose learner's loop make check replays (--quick:
 # start, check, paste the answers, check, diff), after its own boot.
 LOOP_MAINLINE_STAGE := 5
 check: packages ## build everything, static checks, TODO mutation proof, then boot every stage and run its checks
 	@rm -f $(addprefix $(BUILD)/logs/,$(addsuffix .result,$(shell qemu/check-all.sh --gates)))
-	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases && date +%s >$(BUILD)/timings/check-start
+	@mkdir -p $(BUILD)/timings $(BUILD)/logs && rm -f $(BUILD)/timings/first-boot $(BUILD)/timings/phases $(BUILD)/timings/phases-* && date +%s >$(BUILD)/timings/check-start
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --start
 	@$(PHASE) "the 6.12 kernel: unpack linux-source-6.12, apply patches/series, build (the checker beside it)"
 	@$(MAKE) --no-print-directory kernel-source
@@ -171,6 +178,9 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the rest of make all: skeletons and HTML docs"
 	@$(MAKE) --no-print-directory all
+	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
+	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER) || true
+	@$(LANE) start mainline $(MAKE) --no-print-directory check-mainline-lane
 	@$(PHASE) "static checks (checkpatch, skeletons, shellcheck, vma tests, kernel docs)"
 	@scripts/static/check-static.sh $(KSRC) $(KOBJ) || true
 	@$(PHASE) "the learner's loop of the labs pages, replayed on stage 1"
@@ -179,33 +189,42 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the conversion aid (make cocci), kit target"
 	@scripts/coccinelle/cocci.sh --target kit $(KSRC) $(KOBJ) $(CHECKER) || true
-	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
-	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(PHASE) "the performance lab's guard (make bench, short): remap action against legacy remap and fault-per-page"
 	@$(MAKE) --no-print-directory bench BENCH=short || true
 	@$(PHASE) "the stress run, short (make stress): every driver side by side in a 2-CPU guest"
 	@$(MAKE) --no-print-directory stress STRESS=short || true
-	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
-	@scripts/kernel/kernel-mainline.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
-	@$(PHASE) "on the mainline kernel, two at a time: the TODO proof (output below, when done) beside the conversion aid, then the stages and the learner's quick loop on stage $(LOOP_MAINLINE_STAGE)"
-	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES) || true
-	@scripts/labs/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) >$(BUILD)/logs/todos-mainline.out 2>&1 & \
-	scripts/coccinelle/cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER); \
-	qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES); \
-	scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE); \
-	wait; cat $(BUILD)/logs/todos-mainline.out
 	@$(PHASE) "the labs' mistake corpus (labs/NN-name/mistakes.tsv): each mistake planted, the verdict names its TODO and hint (make check-mistakes)"
+	@$(LANE) wait mainline stages
 	@scripts/labs/check-mistakes.sh || true
-	@$(PHASE) "make check DRIVER= on the template renamed (both kernels) and on three wrong changes to it (make check-driver-cases)"
-	@scripts/driver/check-driver-cases.sh || true
+	@$(PHASE) "waiting for the mainline lane to end"
+	@$(LANE) join mainline
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
 	@scripts/kernel/check-relocation.sh || true
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
+
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)
 endif
+
+# make check's mainline lane (scripts/lib/check-lane.sh runs it in the
+# background): everything that needs the mainline kernel, and make
+# check-driver-cases (both kernels), one after the other.
+check-mainline-lane: ## (make check's background lane) wait for the mainline kernel, boot the mainline stages, replay the quick learner's loop, the TODO proof and the conversion aid on mainline, make check-driver-cases
+	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
+	@scripts/kernel/kernel-mainline.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
+	@$(PHASE) "the mainline stages: their modules, one guest per stage, then the learner's quick loop on stage $(LOOP_MAINLINE_STAGE)"
+	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES) || true
+	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
+	@scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE) || true
+	@$(LANE) mark mainline stages
+	@$(PHASE) "the TODO mutation proof on the mainline stages"
+	@scripts/labs/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
+	@$(PHASE) "the conversion aid (make cocci), mainline target"
+	@scripts/coccinelle/cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER) || true
+	@$(PHASE) "make check DRIVER= on the template renamed (both kernels) and on three wrong changes to it (make check-driver-cases)"
+	@scripts/driver/check-driver-cases.sh || true
 
 check-driver: kernel checker ## (DRIVER=DIR) the stages' checks on a driver of your own: DIR's .c files, Kbuild and kit-check.conf (example-driver/rename.sh writes one); KERNEL=6.12|mainline overrides what the source says; BEFORE=FILE compares with the .mmap() original
 	@[ -n "$(DRIVER)" ] || { echo "usage: make check DRIVER=DIR (your driver's folder: .c files, Kbuild, kit-check.conf)" >&2; exit 2; }

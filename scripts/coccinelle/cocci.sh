@@ -51,7 +51,8 @@ echo "# $(spatch --version | head -n 1)"
 # Stage 0 as it is ("plain": it returns remap_pfn_range()'s error), and a
 # variant that translates that error ("errno": if (remap...) return -EAGAIN;
 # return 0;), which becomes an error hook (kit) or error_override (mainline).
-variants="$out/variants"
+# (one folder per run's targets: make check runs the two targets at once)
+variants="$out/variants-$(IFS=- && echo "${targets[*]}")"
 rm -rf "$variants" && mkdir -p "$variants/plain" "$variants/errno"
 cp "$legacy/mmap_lab0.c" "$variants/plain/"
 python3 - "$legacy/mmap_lab0.c" "$variants/errno/mmap_lab0.c" <<'PY'
