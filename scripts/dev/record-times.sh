@@ -55,21 +55,22 @@ total=
 [ ! -f "$t/phases" ] || total=${1:-$(($(stat -c %Y "$t/phases") - $(cat "$t/check-start")))}
 # make check's timeline (scripts/lib/check-phase.sh), one list-table row per
 # phase; the kernel builds and the first guest are named on their rows.
-phase_rows() {
-	awk -F'\t' -v end="$total" -v k612="$(built kernel-kernel)" \
+phase_rows() { # PHASES_FILE [PREFIX]
+	awk -F'\t' -v end="$total" -v prefix="${2:-}" -v k612="$(built kernel-kernel)" \
 		-v unpack="$(secs "$(get unpack)")" -v conf="$(secs "$(get configure-kernel)")" \
 		-v kml="$(built kernel-kernel-mainline)" -v boot="${first_boot:+$(clock "$first_boot")}" '
-		{ at[NR] = $1; what[NR] = $2 }
+		$2 == "--end" { end = $1; next }
+		{ at[++n] = $1; what[n] = $2 }
 		END {
-			for (i = 1; i <= NR; i++) {
-				stop = (i < NR) ? at[i + 1] : end
-				w = what[i]
+			for (i = 1; i <= n; i++) {
+				stop = (i < n) ? at[i + 1] : end
+				w = prefix what[i]
 				if (w ~ /^the 6\.12 kernel/) w = w "; unpacking: " unpack ", configuring: " conf ", the build itself: " k612
 				if (w ~ /^the 6\.12 stages/ && boot != "") w = w "; the first guest boots at " boot
-				if (w ~ /^waiting for the mainline kernel/) w = w "; its build: " kml
+				if (w ~ /waiting for the mainline kernel/) w = w "; its build: " kml
 				printf "   * - %s\n     - %d min %02d s\n     - %d min %02d s\n", w, at[i] / 60, at[i] % 60, (stop - at[i]) / 60, (stop - at[i]) % 60
 			}
-		}' "$t/phases"
+		}' "$1"
 }
 out="$top/Documentation/measured-times.inc"
 {
@@ -152,7 +153,11 @@ out="$top/Documentation/measured-times.inc"
 		echo "   * - phase"
 		echo "     - starts at"
 		echo "     - takes"
-		phase_rows
+		phase_rows "$t/phases"
+		# The background lanes (scripts/lib/check-lane.sh), beside those.
+		for f in "$t"/phases-*; do
+			[ ! -f "$f" ] || phase_rows "$f" "(${f##*/phases-} lane, beside the above) "
+		done
 	fi
 } >"$out"
 echo ">> wrote $out"

@@ -53,7 +53,7 @@ entries_of() { # ID
 # A compiler error, as the learner meets it: make check STAGE=ID on a work/
 # copy with the mistake; the output must name the work/ file and line.
 compiler_error() { # ID PLANT HINT DESCRIPTION
-	local id=$1 plant=$2 hint=$3 work file out rc=0
+	local id=$1 plant=$2 hint=$3 work file out module_dir rc=0
 	export KIT_WORK_DIR="$area/work"
 	work=$(kit_work_dir "$id")
 	mkdir -p "$work" "$area/kept"
@@ -61,6 +61,12 @@ compiler_error() { # ID PLANT HINT DESCRIPTION
 	file=$(ls "$work"/*.c)
 	sed -E -i "$plant" "$file"
 	kit_keep_stage_logs "$id" "$area/kept"
+	# make check STAGE=ID builds the work/ copy in build/modules/ID: the
+	# folder is kept aside and put back after, so that the stage's module
+	# needs no rebuild (a fresh checkout has none yet: then it is built).
+	module_dir="$(kit_build_path modules)/$id"
+	rm -rf "$area/kept-module"
+	[ ! -d "$module_dir" ] || cp -a "$module_dir" "$area/kept-module"
 	out="$area/stage-$id-compiler.out"
 	if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
 		rc=1 && echo "the planting sed changed nothing" >"$out"
@@ -71,9 +77,13 @@ compiler_error() { # ID PLANT HINT DESCRIPTION
 	result "$rc" "$4: make check fails, naming ${hint}LINE:COLUMN" "$(grep -E 'error' "$out" | head -n 15)"
 	unset KIT_WORK_DIR
 	kit_put_back_stage_logs "$id" "$area/kept"
-	rm -rf "$area/kept" "$work"
-	"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
-		result 1 "stage $id: its module builds again from the solution"
+	rm -rf "$area/kept" "$work" "$module_dir"
+	if [ -d "$area/kept-module" ]; then
+		mv "$area/kept-module" "$module_dir"
+	else
+		"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
+			result 1 "stage $id: its module builds again from the solution"
+	fi
 }
 
 # The part of console log LOG that copy NAME printed: from its load to its

@@ -23,6 +23,12 @@ here=$(dirname "$(realpath "$0")")
 # shellcheck source=scripts/labs/learner-copy.sh
 . "$here/learner-copy.sh"
 modules=$(kit_build_path modules)
+# One build at a time in build/modules: its Kbuild and kbuild's own files
+# there are shared by every stage, and make check runs make check STAGE=N
+# in two lanes at once (scripts/lib/check-lane.sh).
+mkdir -p "$modules"
+exec {modules_lock}>"$modules/.lock"
+flock "$modules_lock"
 
 # Copy stage $1's sources into build/modules/ID and say what is built.
 prepare() { # ID
