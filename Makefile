@@ -150,8 +150,9 @@ else ifeq ($(STAGE),)
 # 6.12 kernel in place, so it runs before anything else can use that
 # kernel. Then the mainline lane starts in the background
 # (scripts/lib/check-lane.sh): it waits for the mainline kernel and runs
-# everything that needs it, beside the 6.12 phases that follow, so that both
-# cores stay busy once the mainline kernel is built. The mistake corpus
+# everything that needs it (and, to even out the two lanes, make
+# check-driver-cases and the 6.12 TODO proof), beside the 6.12 phases that
+# follow, so that both cores stay busy once the mainline kernel is built. The mistake corpus
 # waits for the lane's stages (it replays make check STAGE=N on them too);
 # the relocation test copies build/, so it runs after the join. The checker
 # builds beside the 6.12 kernel (its configure step leaves a core idle).
@@ -200,7 +201,6 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@scripts/kernel/check-relocation.sh || true
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
-
 else
 check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if you started one, else the solution
 	@qemu/check-all.sh $(KOBJ) $(CHECKER) $(STAGE)

@@ -106,7 +106,10 @@ known() { # ERE HINT [TEST]
 		[ -n "${by_todo[$n]:-}" ] || note_todo[$n]="the kernel's report points here"
 	done
 }
-known 'BUG: Bad page state' "the kernel freed a page that was still in use (\"Bad page state\"): a page handed to the mm core (vmf->page, a page array) without the reference it takes over; get_page() it first" data.fd_write_seen_through_mapping
+# A page freed while still mapped is seen as "Bad page state", or, when the
+# free reaches the buddy allocator first, as a crash in its free path.
+known 'BUG: Bad page state|RIP: [0-9]+:(__free_one_page|free_pcppages_bulk|free_unref_page|__free_pages_ok)\+' \
+	"the kernel freed a page that was still in use (\"Bad page state\", or a crash in the page allocator's free path): a page handed to the mm core (vmf->page, a page array) without the reference it takes over; get_page() it first" data.fd_write_seen_through_mapping
 known 'Bad pagetable' "the guest oopsed with \"Bad pagetable\": a physical address was passed where a PFN is expected, and a physical address is not a PFN: a PFN is the address >> PAGE_SHIFT (page_to_pfn(), PHYS_PFN())"
 known 'WARNING: .* mmap_action_finish' "the kernel warned in mmap_action_finish(): the error hook returned 0 or a positive value; return a negative errno (-EAGAIN, not EAGAIN or 0)" inject.failure_reports_stage_errno
 known 'WARNING: .*(check_mmap_action|mmap_action_prepare)' "the kernel warned in mmap_action_prepare(): desc->action.error_override is positive; set a negative errno (-EAGAIN, not EAGAIN)" inject.failure_reports_stage_errno
