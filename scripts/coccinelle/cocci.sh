@@ -270,49 +270,6 @@ if [ "$result_name" = cocci ]; then
 		cmp -s "$partial" "$partial.orig"
 		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
 	done
-	# The remap's protection in a local that branches set, the cases of
-	# scripts/coccinelle/protection-cases.py: converted, each must be the
-	# expected code (no branch left empty), checkpatch --strict clean and
-	# build with W=1 -Werror; the others reported, with their reason, and
-	# left untouched. All in one conversion, one report and one build.
-	cases="$out/protection"
-	rm -rf "$cases"
-	mapfile -t names < <("$here/protection-cases.py" "$legacy/mmap_lab0.c" "$cases/src")
-	mkdir -p "$cases/converted"
-	cp "$cases"/src/*.c "$cases/converted/"
-	report=$("$conv" --report "$cases"/src/*.c 2>&1)
-	"$conv" "$cases"/converted/*.c >/dev/null 2>&1
-	built=()
-	for name in "${names[@]}"; do
-		expected=$(cat "$cases/src/$name.expected") c="$cases/converted/$name.c"
-		if [[ "$expected" == report:* ]]; then
-			verdict=$(grep -F "/$name.c:" <<<"$report")
-			rc=1
-			cmp -s "$c" "$cases/src/$name.c" &&
-				grep -qF "mmap_lab_mmap: not converted: ${expected#report: }" <<<"$verdict" && rc=0
-			result "$rc" "protection case $name: reported and left untouched (${expected#report: })" "$verdict"
-			continue
-		fi
-		got=$(python3 -c 'import re, sys
-m = re.search(r"unsigned long size = vma_desc_size\(desc\);\n\n(.*?)\t/\*\n\t \* MAP_SHARED", open(sys.argv[1]).read(), re.S)
-print(m.group(1) if m else "(no converted hook)")' "$c")
-		rc=1
-		[ "$got" = "$expected" ] && grep -qF "/$name.c:88: mmap_lab_mmap: convertible" <<<"$report" && rc=0
-		result "$rc" "protection case $name: reported convertible, converted to the expected code" \
-			"$(diff <(echo "$expected") <(echo "$got"))"
-		cp_out=$(checkpatch -f "$c")
-		rc=0
-		grep -qE ': (ERROR|WARNING|CHECK):' <<<"$cp_out" && rc=1
-		result "$rc" "protection case $name: checkpatch --strict clean" "$cp_out"
-		built+=("${name//-/_}.o")
-	done
-	echo "obj-m := ${built[*]}" >"$cases/converted/Kbuild"
-	for name in "${names[@]}"; do
-		[ "$name" = "${name//-/_}" ] || mv "$cases/converted/$name.c" "$cases/converted/${name//-/_}.c"
-	done
-	build=$(make -s -C "$kobj" M="$cases/converted" W=1 KCFLAGS=-Werror modules 2>&1)
-	result $? "the ${#built[@]} converted protection cases build with W=1 -Werror against $(basename "$kobj")" "$build"
-
 	# make cocci-report's way: from the top of a tree inside a git work tree
 	# (build/linux, inside the kit's), relative paths, several files in one
 	# run: a verdict for each file.

@@ -181,7 +181,9 @@ def in_converted_hooks(text, fix_body):
     """FIX_BODY (a body's text -> new text, count) applied to the body of
     each converted hook, F_prepare(struct vm_area_desc *desc), only."""
     count = 0
-    for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
+    # From the last hook up: a body that changes length moves what follows
+    # it, never what comes before.
+    for m in reversed(list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text))):
         end = text.find("\n}\n", m.end())
         if end < 0:
             continue
@@ -252,51 +254,44 @@ def arm(indent, cond, body):
     return indent + "if (" + cond + ") {\n" + body + indent + "}\n"
 
 
-def drop_empty_branches(text):
-    """Inside converted hooks: the branches emptied by the removal of the
-    protection copy (see the module's docstring). Only those: other code of
-    the hook is left as it is."""
-    count = 0
-    for m in list(re.finditer(r"\b\w+_prepare\(struct vm_area_desc \*desc\)\n\{\n", text)):
-        end = text.find("\n}\n", m.end())
-        if end < 0:
-            continue
-        body, n = EMPTY_ELSE.subn("", text[m.end():end])
+def drop_empty_branches(body):
+    """In a converted hook's body: the branches emptied by the removal of
+    the protection copy (see the module's docstring). Only those: other
+    code of the hook is left as it is."""
+    body, n = EMPTY_ELSE.subn("", body)
 
-        def empty_if(e):
-            nonlocal n
-            indent, cond = e.group(1), e.group(2)
-            if e.group(3):
-                new, shift = negate(cond)
-                n += 1
-                return indent + "if (" + realign(new, shift) + ")\n"
-            if side_effect_free(cond):
-                n += 1
-                return ""
-            return e.group(0)
+    def empty_if(e):
+        nonlocal n
+        indent, cond = e.group(1), e.group(2)
+        if e.group(3):
+            new, shift = negate(cond)
+            n += 1
+            return indent + "if (" + realign(new, shift) + ")\n"
+        if side_effect_free(cond):
+            n += 1
+            return ""
+        return e.group(0)
 
-        def braced(e):
-            nonlocal n
-            indent, cond, then, other = e.group(1), e.group(2), e.group(3), e.group(4)
-            if then and other is not None and not other:
-                n += 1
-                return arm(indent, cond, then)
-            if not then and other:
-                new, shift = negate(cond)
-                n += 1
-                return arm(indent, realign(new, shift), other)
-            if not then and not other and side_effect_free(cond):
-                n += 1
-                return ""
-            return e.group(0)
-        body = EMPTY_IF.sub(empty_if, body)
-        body = BRACED.sub(braced, body)
-        # An emptied if that went leaves two blank lines in a row.
-        body = re.sub(r"\n\n\n+", "\n\n", body)
-        if n:
-            text = text[:m.end()] + body + text[end:]
-            count += n
-    return text, count
+    def braced(e):
+        nonlocal n
+        indent, cond, then, other = e.group(1), e.group(2), e.group(3), e.group(4)
+        if then and other is not None and not other:
+            n += 1
+            return arm(indent, cond, then)
+        if not then and other:
+            new, shift = negate(cond)
+            n += 1
+            return arm(indent, realign(new, shift), other)
+        if not then and not other and side_effect_free(cond):
+            n += 1
+            return ""
+        return e.group(0)
+    body = EMPTY_IF.sub(empty_if, body)
+    body = BRACED.sub(braced, body)
+    # An emptied if that went leaves two blank lines in a row, or one
+    # after the opening brace (when nothing was declared before it).
+    body = re.sub(r"\n\n\n+", "\n\n", body)
+    return (body.lstrip("\n") if n else body), n
 
 
 # A call the conversion replaced, and what replaces it (either target).
@@ -353,7 +348,7 @@ def main():
         text, changed = fix(text)
         text, wrapped = wrap_flags_calls(text)
         text, unbraced = in_converted_hooks(text, unbrace_flag_tests)
-        text, emptied = drop_empty_branches(text)
+        text, emptied = in_converted_hooks(text, drop_empty_branches)
         text, casts = in_converted_hooks(text, lambda body: CAST_SPACE.subn(r"(\1)", body))
         text, renamed = in_converted_hooks(text, rename_in_comments)
         if changed or braces or moved or split or wrapped or unbraced or emptied or casts or renamed:
