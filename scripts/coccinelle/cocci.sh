@@ -252,24 +252,10 @@ if [ "$result_name" = cocci ] && [ -f "$out/kit-errno/mmap_lab0.c" ]; then
 	result "$rc" "Coccinelle 1.3's output, tidied, is this run's kit/errno conversion (if its diff no longer applies, stage 0 changed: refresh scripts/coccinelle/spatch-1.3/ from a Debian 13 run)" "$drift"
 fi
 
-# A hook it cannot convert is reported and left alone: stage 0 with a
-# remap of one page only (a partial remap has no whole-VMA action).
-# (once, with the kit target: it is the same for both).
+# (Hooks it must report and leave, and the flags comparisons each target
+# converts or not, are test cases of make cocci-tests: partial-remap.c,
+# flags-compare.c, flags-mask.c.)
 if [ "$result_name" = cocci ]; then
-	partial="$out/partial/mmap_lab0.c"
-	mkdir -p "$(dirname "$partial")"
-	sed 's/unsigned long size = vma->vm_end - vma->vm_start;/unsigned long size = PAGE_SIZE;/' \
-		"$legacy/mmap_lab0.c" >"$partial"
-	cp "$partial" "$partial.orig"
-	report=$("$conv" --report "$partial" 2>&1)
-	grep -q 'mmap_lab_mmap: not converted: a remap that is partial' <<<"$report"
-	result $? "a partial remap is reported as not convertible, with its line ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
-	for flags in "" --mainline; do
-		# shellcheck disable=SC2086 # empty or one word
-		"$conv" $flags "$partial" >/dev/null 2>&1
-		cmp -s "$partial" "$partial.orig"
-		result $? "patch mode${flags:+ $flags} leaves the not convertible hook's file untouched"
-	done
 	# make cocci-report's way: from the top of a tree inside a git work tree
 	# (build/linux, inside the kit's), relative paths, several files in one
 	# run: a verdict for each file.
@@ -278,32 +264,6 @@ if [ "$result_name" = cocci ]; then
 	rc=0
 	for f in "${tree_files[@]}"; do grep -q "^${f//./\\.}:[0-9]" <<<"$report" || rc=1; done
 	result "$rc" "report mode in a git tree, relative paths as make cocci-report gives them: a verdict for each of ${#tree_files[@]} files" "$report"
-
-	# A comparison of named flags has a mainline form (some flags set, the
-	# others clear): stage 0 comparing its flags is converted on both
-	# targets. A mask that is not named VM_* flags has none: reported and
-	# untouched on mainline, converted on the kit.
-	compare="$out/compare/mmap_lab0.c"
-	mkdir -p "$(dirname "$compare")"
-	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if ((vma->vm_flags \& (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE)/' \
-		"$legacy/mmap_lab0.c" >"$compare"
-	"$conv" --mainline "$compare" >/dev/null 2>&1
-	grep -q 'if (!vma_desc_test(desc, VMA_MAYSHARE_BIT) || vma_desc_test(desc, VMA_SHARED_BIT))' "$compare"
-	result $? "--mainline converts a comparison of named flags: (flags & (VM_SHARED | VM_MAYSHARE)) != VM_MAYSHARE is !vma_desc_test(MAYSHARE) || vma_desc_test(SHARED)" \
-		"$(grep -n 'vma_desc_test\|vm_flags' "$compare")"
-	mask="$out/mask/mmap_lab0.c"
-	mkdir -p "$(dirname "$mask")"
-	sed 's/if (!(vma->vm_flags & VM_MAYSHARE))/if (!(vma->vm_flags \& mmap_lab_required))/' "$legacy/mmap_lab0.c" >"$mask"
-	cp "$mask" "$mask.orig"
-	report=$("$conv" --report --mainline "$mask" 2>&1)
-	"$conv" --mainline "$mask" >/dev/null 2>&1
-	rc=1
-	cmp -s "$mask" "$mask.orig" &&
-		grep -q 'mmap_lab_mmap: not converted: flags not named VM_\* flags, or used other than in a test' <<<"$report" && rc=0
-	result "$rc" "--mainline reports a test of a mask variable and leaves it untouched ($(head -n 1 <<<"$report" | sed "s|$kit_root/||"))" "$report"
-	"$conv" "$mask" >/dev/null 2>&1
-	grep -q '(desc->vm_flags & mmap_lab_required)' "$mask"
-	result $? "the kit target converts the same test (desc->vm_flags)"
 
 	# A real driver: /dev/mem and /dev/zero of unpatched 6.12
 	# (drivers/char/mem.c). mmap_mem() hands its VMA to private_mapping_ok(),
