@@ -23,10 +23,16 @@ lane="$logs/lane-$name"
 shift 2
 mkdir -p "$logs" "$timings"
 
-# Wait for FILE while the lane runs; say so once a minute.
+# Wait for FILE while the lane runs; say so once a minute. A lane that
+# is gone without its end recorded (killed) ends the wait: its gates have
+# no result then, and the summary counts them as failed.
 wait_for() { # FILE WHAT
 	local waited=0
 	while [ ! -e "$1" ] && [ ! -e "$lane.done" ]; do
+		if ! kill -0 "$(cat "$lane.pid" 2>/dev/null || echo 0)" 2>/dev/null; then
+			echo "error: the $name lane is gone without its end recorded (killed?): see ${lane#"$top"/}.out" >&2
+			return
+		fi
 		sleep 1
 		waited=$((waited + 1))
 		[ $((waited % 60)) != 0 ] || echo ">> still waiting for the $name lane ($2), ${waited} s"
@@ -45,6 +51,7 @@ start)
 		echo "$rc" >"$lane.rc"
 		touch "$lane.done"
 	) &
+	echo "$!" >"$lane.pid"
 	echo ">> the $name lane runs in the background from here; its output follows when make check joins it (${lane#"$top"/}.out)"
 	;;
 mark)
