@@ -21,12 +21,21 @@ def read(path):
         return ""
 
 
-def helper_name(name):
-    """A static helper converted with its hook: "mmap" in its name becomes
-    "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as in
-    mainline), else it keeps its name (mem.c's private_mapping_ok()). The
-    same as helper_name() of mmap_prepare.cocci."""
-    return name.replace("mmap", "mmap_prepare", 1) if "mmap" in name else name
+def semantic_patch_function(name):
+    """The Python function NAME as the semantic patch defines it (in the
+    initialize block of mmap_prepare_verdict.cocci), so that a rule the
+    scripts share with spatch is written once, there."""
+    text = read(os.path.join(os.path.dirname(os.path.abspath(__file__)), "mmap_prepare_verdict.cocci"))
+    m = re.search(r"^def %s\(.*?(?=^\S)" % re.escape(name), text, re.M | re.S)
+    if not m:
+        raise SystemExit("error: mmap_prepare_verdict.cocci defines no %s(): the aid's scripts need it" % name)
+    scope = {}
+    exec(m.group(0), scope)  # pylint: disable=exec-used
+    return scope[name]
+
+
+# The name a static helper converted with its hook gets.
+helper_name = semantic_patch_function("helper_name")
 
 
 # A folder's files, read once for all the hooks looked for in it.

@@ -46,6 +46,8 @@ Usage: tidy-converted.py FILE...
 import re
 import sys
 
+from hook_files import helper_name
+
 DESC = " * @desc: the mapping to be created, described before the VMA exists\n"
 
 
@@ -58,18 +60,19 @@ def fix(text):
     for m in re.finditer(r"\b(\w+)\(((?:[^(){};]*,\s*)?)struct vm_area_desc \*desc\)", text):
         name = m.group(1)
         dropped = "vma" if m.group(2) else "file|vma"
-        for old in dict.fromkeys([re.sub(r"_prepare$", "", name), name.replace("mmap_prepare", "mmap", 1), name]):
-            # kernel-doc's "F() - ...", "F - ..." or "F: - ..." (relay.c).
-            head = re.compile(r"/\*\*\n \*([ \t])" + re.escape(old) + r"(\(\))?(?=[\s:])(.*?)\*/\n(?=[^\n]*\b"
-                              + re.escape(name) + r"\()", re.S)
-            doc = head.search(text)
-            if doc:
-                break
+        # The kernel-doc comment right above it ("F() - ...", "F - ..." or
+        # "F: - ...", relay.c), when it names the function as it was: the
+        # hook F of F_prepare, or the helper that helper_name() renamed.
+        head = re.compile(r"/\*\*\n \*([ \t])(\w+)(\(\))?(?=[\s:])(?:[^*]|\*(?!/))*\*/\n(?=[^\n]*\b"
+                          + re.escape(name) + r"\()")
+        doc = next((d for d in head.finditer(text)
+                    if d.group(2) == name or d.group(2) + "_prepare" == name or helper_name(d.group(2)) == name), None)
         if not doc:
             continue
+        old = doc.group(2)
         block = doc.group(0)
         lead = " *" + doc.group(1)
-        parens = doc.group(2) or ""
+        parens = doc.group(3) or ""
         new = block.replace(lead + old + parens, lead + name + parens, 1)
         # Drop @file and @vma with their continuation lines; @desc instead.
         lines, out, skipping, placed = new.splitlines(keepends=True), [], False, False

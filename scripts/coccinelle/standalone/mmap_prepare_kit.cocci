@@ -797,7 +797,8 @@ def helper_name(h):
     """The name of a helper converted with its hook: "mmap" in it becomes
     "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as
     mainline); a name without "mmap" stays (mem.c's private_mapping_ok()).
-    The same as helper_name() of hook_files.py."""
+    The aid's scripts read this definition (hook_files.py): the rule is
+    written here only."""
     h = h.strip()
     return h.replace("mmap", "mmap_prepare", 1) if "mmap" in h else h
 
