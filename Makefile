@@ -252,7 +252,7 @@ cocci: kernel checker ## convert stage 0 with scripts/coccinelle/ (both targets)
 cocci-tests: ## the conversion aid's test cases (scripts/coccinelle/tests/): each .c converted as its .res, report and patch mode agree, both targets
 	@scripts/coccinelle/cocci-tests.sh
 
-cocci-boot: kernel checker ## convert real drivers (qemu/real-drivers/) for the kit kernel, build that kernel, boot both, compare data, VmFlags, errno
+cocci-boot: kernel checker ## convert real drivers (scripts/coccinelle/real-drivers/) for the kit kernel, build that kernel, boot both, compare data, VmFlags, errno
 	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER)
 
 cocci-report: kernel-source kernel-mainline ## count the .mmap hooks of the 6.12 and 7.x trees the semantic patch converts, and why not the others

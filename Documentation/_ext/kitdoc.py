@@ -567,7 +567,7 @@ class KitCheckerStages(_KitDirective):
     program, what it checks (the first paragraph of its header comment) and
     which stages run it, read from every stage.conf (STAGE_CHECKS) and
     variant (VARIANT_CHECKS), the real drivers of make cocci-boot
-    (qemu/real-drivers/*.conf) and scripts/driver/check-driver.sh. Fails
+    (scripts/coccinelle/real-drivers/*.conf) and scripts/driver/check-driver.sh. Fails
     when a program's header has no "check_x - ..." paragraph, or when no
     page of the guide shows its source (a literalinclude of it)."""
 
@@ -613,7 +613,7 @@ class KitCheckerStages(_KitDirective):
             for w in set(words):
                 if w in users:
                     users[w].append('``%s``' % sid)
-        real = os.path.join(root, 'qemu', 'real-drivers')
+        real = os.path.join(root, 'scripts', 'coccinelle', 'real-drivers')
         for conf in sorted(os.listdir(real)) if os.path.isdir(real) else []:
             if conf.endswith('.conf'):
                 self.env.note_dependency(os.path.join(real, conf))

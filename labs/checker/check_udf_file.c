@@ -17,7 +17,7 @@
  * as the original.
  *
  * The file system: /data/udf.img, an empty 1 MiB UDF image with 512-byte
- * blocks that the host made with mkudffs (qemu/real-drivers/udf.conf,
+ * blocks that the host made with mkudffs (scripts/coccinelle/real-drivers/udf.conf,
  * STAGE_REAL_PREPARE, shipped through STAGE_GUEST_FILES). The first test
  * attaches it to a free loop device and mounts it on /mnt/udf; the next ones
  * (each test runs in a child process of its own) find it mounted. Every test

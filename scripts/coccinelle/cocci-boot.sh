@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make cocci-boot: real in-tree drivers, converted by the conversion aid
 # (scripts/coccinelle/, kit target) and booted on the kit kernel beside the
-# original. For every qemu/real-drivers/NAME.conf:
+# original. For every scripts/coccinelle/real-drivers/NAME.conf:
 #   1. convert the driver's file of the 6.12 tree (build/linux) with
 #      mmap-prepare.sh; the hook must become .mmap_prepare. A mutant is the
 #      converted file broken on purpose (the conf's STAGE_REAL_MUTATION, a
@@ -172,7 +172,7 @@ echo "TAP version 13"
 if ! command -v spatch >/dev/null; then
 	result 1 "spatch is installed (Debian package coccinelle; make packages)"
 else
-	for conf in "$kit_root"/qemu/real-drivers/*.conf; do
+	for conf in "$kit_root"/scripts/coccinelle/real-drivers/*.conf; do
 		prepare_driver "$conf"
 	done
 fi

@@ -26,10 +26,10 @@ for target in kit mainline; do
 	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
 	converted_or_fail "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/mmap_lab0.c"
 done
-# And the real drivers that make cocci-boot boots (qemu/real-drivers/NAME.conf),
+# And the real drivers that make cocci-boot boots (scripts/coccinelle/real-drivers/NAME.conf),
 # as the kit target converts them: build/cocci/docs/real/NAME.c.
 mkdir -p "$top/build/cocci/docs/real"
-for conf in "$top"/qemu/real-drivers/*.conf; do
+for conf in "$top"/scripts/coccinelle/real-drivers/*.conf; do
 	name=$(basename "$conf" .conf)
 	file=$("$top/qemu/stages.sh" get-file "$conf" STAGE_REAL_FILE)
 	cp "$src/$file" "$top/build/cocci/docs/real/$name.c"
