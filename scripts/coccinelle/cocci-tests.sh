@@ -116,6 +116,27 @@ for target in kit mainline; do
 	done
 done
 
+# The cases made from stage 0's driver (tests/stage0-*.c; tests/stage0.c is
+# a link to it) are that driver but for the body of its hook: outside
+# mmap_lab_mmap() they must be the lab's file as it is now. make cocci
+# converts, builds and boots them too.
+lab0=$here/../../labs/00-legacy-mmap/mmap_lab0.c
+for c in "$cases"/stage0-*.c; do
+	out=$(python3 - "$lab0" "$c" <<'PY'
+import re, sys
+def outside_hook(path):
+    text = open(path).read()
+    return re.sub(r"(?ms)^static int mmap_lab_mmap\(.*?^}$", "HOOK", text, count=1)
+lab, case = (outside_hook(p) for p in sys.argv[1:])
+if case != lab:
+    import difflib
+    sys.stdout.writelines(difflib.unified_diff(lab.splitlines(True), case.splitlines(True), "stage 0", sys.argv[2]))
+    sys.exit(1)
+PY
+) && rc=0 || rc=1
+	result "$rc" "tests/$(basename "$c") is stage 0's driver as it is, but for the body of mmap_lab_mmap() (else: redo its change on the lab's file)" "$out"
+done
+
 # The standalone semantic patches (scripts/coccinelle/standalone/): the
 # files the parts make, and run the kernel's way they give every case the
 # verdicts of the script's report mode, hook by hook, but where the script's
