@@ -153,8 +153,9 @@ else ifeq ($(STAGE),)
 # everything that needs it (and, to even out the two lanes, make
 # check-driver-cases and the 6.12 TODO proof), beside the 6.12 phases that
 # follow, so that both cores stay busy once the mainline kernel is built. The mistake corpus
-# waits for the lane's stages (it replays make check STAGE=N on them too);
-# the relocation test copies build/, so it runs after the join. The checker
+# waits for the lane's stages (it replays make check STAGE=N on them too),
+# and so does the relocation test (it boots stage 6 in its copy), beside the
+# lane's last checks. The checker
 # builds beside the 6.12 kernel (its configure step leaves a core idle).
 # scripts/lib/check-phase.sh prints and records the timeline
 # (build/timings/phases, and phases-mainline for the lane).
@@ -195,10 +196,10 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(PHASE) "the labs' mistake corpus (labs/NN-name/mistakes.tsv): each mistake planted, the verdict names its TODO and hint (make check-mistakes)"
 	@$(LANE) wait mainline stages
 	@scripts/labs/check-mistakes.sh || true
-	@$(PHASE) "waiting for the mainline lane to end"
-	@$(LANE) join mainline
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
 	@scripts/kernel/check-relocation.sh || true
+	@$(PHASE) "waiting for the mainline lane to end"
+	@$(LANE) join mainline
 	@$(PHASE) --table
 	@qemu/check-all.sh --summary-only $(KOBJ) $(CHECKER)
 else
