@@ -34,7 +34,8 @@ def semantic_patch_function(name):
     return scope[name]
 
 
-# The name a static helper converted with its hook gets.
+# The name a converted hook gets, and a static helper converted with it.
+hook_name = semantic_patch_function("hook_name")
 helper_name = semantic_patch_function("helper_name")
 
 

@@ -137,7 +137,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // its value change: the rest of the line stays as it was.
 @sig depends on patch && !bad@
 identifier fops.f, hook.filearg, hook.vma;
-fresh identifier fp = f ## "_prepare";
+fresh identifier fp = script:python(f) { hook_name(f) };
 @@
 int
 - f(struct file *filearg, struct vm_area_struct *vma)

@@ -46,7 +46,7 @@ Usage: tidy-converted.py FILE...
 import re
 import sys
 
-from hook_files import helper_name
+from hook_files import helper_name, hook_name
 
 DESC = " * @desc: the mapping to be created, described before the VMA exists\n"
 
@@ -62,11 +62,11 @@ def fix(text):
         dropped = "vma" if m.group(2) else "file|vma"
         # The kernel-doc comment right above it ("F() - ...", "F - ..." or
         # "F: - ...", relay.c), when it names the function as it was: the
-        # hook F of F_prepare, or the helper that helper_name() renamed.
+        # hook that hook_name() renamed, or the helper helper_name() did.
         head = re.compile(r"/\*\*\n \*([ \t])(\w+)(\(\))?(?=[\s:])(?:[^*]|\*(?!/))*\*/\n(?=[^\n]*\b"
                           + re.escape(name) + r"\()")
         doc = next((d for d in head.finditer(text)
-                    if d.group(2) == name or d.group(2) + "_prepare" == name or helper_name(d.group(2)) == name), None)
+                    if name in (d.group(2), hook_name(d.group(2)), helper_name(d.group(2)))), None)
         if not doc:
             continue
         old = doc.group(2)

@@ -20,7 +20,7 @@ Usage: verify-converted.py ORIGINAL CONVERTED [ORIGINAL CONVERTED]...
 import re
 import sys
 
-from hook_files import helper_name
+from hook_files import helper_name, hook_name
 
 # "#ifndef CONFIG_MMU / return -ENOSYS; / #endif" and code after it.
 DEAD_AFTER_IF = re.compile(r"^#\s*if[^\n]*\n(?:(?!#)[^\n]*\n)*?\s*return\b[^\n]*;\n#\s*endif[^\n]*\n\s*\S", re.M)
@@ -59,7 +59,7 @@ def verify(original_path, converted_path):
         converted = f.read()
     bad = 0
     for hook, file_arg, vma_arg in SIGNATURE.findall(original):
-        code = body(converted, hook + "_prepare")
+        code = body(converted, hook_name(hook))
         if code is None:
             continue
         left = {name for name in (file_arg, vma_arg)

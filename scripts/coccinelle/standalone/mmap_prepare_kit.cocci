@@ -793,6 +793,13 @@ def state_why(what, kind):
             " with no VMA and no close() to undo it; it belongs in %s: convert by hand" % (what, kind, where))
 
 
+def hook_name(h):
+    """The name of a converted hook: F becomes F_prepare. The aid's
+    scripts read this definition (hook_files.py): the rule is written here
+    only."""
+    return h.strip() + "_prepare"
+
+
 def helper_name(h):
     """The name of a helper converted with its hook: "mmap" in it becomes
     "mmap_prepare" (relay_mmap_buf(), relay_mmap_prepare_buf(), as
@@ -1469,7 +1476,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 // its value change: the rest of the line stays as it was.
 @sig depends on patch && !bad@
 identifier fops.f, hook.filearg, hook.vma;
-fresh identifier fp = f ## "_prepare";
+fresh identifier fp = script:python(f) { hook_name(f) };
 @@
 int
 - f(struct file *filearg, struct vm_area_struct *vma)
