@@ -37,8 +37,7 @@ f(struct file *filearg, struct vm_area_struct *vma) {
 }
 
 @errkit_hook depends on patch && !bad && !mainline && errkit@
-identifier fops.f, errkit.ERR;
-fresh identifier fe = f ## "_error";
+identifier fops.f, errkit.ERR, errkit.fe;
 @@
 + /* The errno user space saw when the legacy .mmap's remap failed. */
 + static int fe(int err)
