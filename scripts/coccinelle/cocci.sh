@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # make cocci: scripts/coccinelle/mmap_prepare.cocci on stage 0's legacy
-# driver, for both targets, as TAP. Each converted driver must be reported
-# convertible, build with W=1 (warnings are errors), pass checkpatch --strict,
-# and pass stage 2's checks unchanged in a guest of its kernel: the kit's
-# 6.12 kernel for the default target, the mainline kernel for -D mainline
-# (skipped, with the reason, when that kernel is unavailable).
+# driver (and two variants of it), for both targets, as TAP. Each converted
+# driver must be reported convertible, build with W=1 (warnings are errors),
+# pass checkpatch --strict, and pass stage 2's checks unchanged in a guest of
+# its kernel: the kit's 6.12 kernel for the default target, the mainline
+# kernel for -D mainline (skipped, with the reason, when that kernel is
+# unavailable). 6.12's drivers/char/mem.c is converted beside them, in the
+# same runs of the script: one report run and one patch run per target.
 # Then make cocci-proof in small: the real files of
 # scripts/coccinelle/proof-sample.txt converted in one run per target, each
 # converted or left untouched as listed there, and each changed one
@@ -12,7 +14,8 @@
 # Writes build/logs/cocci.result for the summary of make check; with
 # --target mainline only that target (build/logs/cocci-mainline.result), with
 # --target kit all but that target (make check runs the kit part while the
-# mainline kernel still builds).
+# mainline kernel still builds; the report mode check in a git tree is the
+# kit part's).
 # Usage: cocci.sh [--target kit|mainline] KERNEL_SRC KERNEL_OBJ CHECKER_DIR
 set -uo pipefail
 
@@ -59,53 +62,105 @@ echo "# $(spatch --version | head -n 1)"
 declare -A variant_c=([plain]="$legacy/mmap_lab0.c" [errno]="$here/tests/stage0-errno.c"
 	[locals]="$here/tests/stage0-locals.c")
 
+# The unpacked 6.12 drivers/char/mem.c (/dev/mem and /dev/zero), a real
+# driver of two hooks that both targets convert beside the variants: kept by
+# scripts/kernel/kernel-source.sh (else read from the tarball, which takes
+# seconds to reach it). Prints the path; fails when neither has it.
+tarballs=(/usr/src/linux-source-6.12.tar.*)
+tarball=${tarballs[0]}
+pristine_mem_c() { # DEST
+	mkdir -p "$(dirname "$1")"
+	cp "$src-pristine/drivers/char/mem.c" "$1" 2>/dev/null ||
+		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$1" 2>/dev/null
+}
+
+# Each target's conversions as a driver author runs the script on several
+# files at once (every spatch run starts by parsing the semantic patch, a
+# few seconds, the same for one file or ten): report mode over the variants
+# and mem.c, then patch mode over copies of them in build/cocci/TARGET-VARIANT/
+# and build/cocci/mem-TARGET/; then spatch alone, the kernel's way, over
+# copies of the plain and errno variants. Sets report[TARGET] (report mode's
+# output) and patch_log[TARGET] (what patch mode printed).
+declare -A report=() patch_log=()
+variants=(plain errno locals)
+convert_all() { # TARGET
+	local target=$1 flags=() v dir originals=() copies=()
+	[ "$target" = kit ] || flags=(--mainline)
+	for v in "${variants[@]}"; do
+		dir="$out/$target-$v"
+		rm -rf "$dir" && mkdir -p "$dir"
+		cp "$legacy/Kbuild" "$dir/" && cp "${variant_c[$v]}" "$dir/mmap_lab0.c"
+		originals+=("${variant_c[$v]}") copies+=("$dir/mmap_lab0.c")
+	done
+	dir="$out/mem-$target"
+	rm -rf "$dir"
+	if pristine_mem_c "$dir/original/mem.c"; then
+		mkdir -p "$dir/converted" && cp "$dir/original/mem.c" "$dir/converted/mem.c"
+		originals+=("$dir/original/mem.c") copies+=("$dir/converted/mem.c")
+	fi
+	report[$target]=$("$conv" --report "${flags[@]}" "${originals[@]}" 2>&1)
+	patch_log[$target]=$("$conv" "${flags[@]}" "${copies[@]}" 2>&1 >/dev/null)
+	standalone_convert "$target"
+}
+
 # The kernel's way: the target's standalone semantic patch
 # (scripts/coccinelle/standalone/, make-standalone.py), run by spatch alone
-# as make coccicheck MODE=patch runs it, on a copy of the original. Its
-# result must build with -Werror (not W=1: its kernel-doc still names the
-# old function and @file/@vma, which W=1's kernel-doc check reports), and
-# equal the script's (SCRIPT_C) once tidy-converted.py has run over it: what
-# the script adds is the tidy pass.
-standalone_patch() { # TARGET VARIANT ORIGINAL_C SCRIPT_C KERNEL_OBJ
+# as make coccicheck MODE=patch runs it, on copies of the originals (one run,
+# each file its own group). Each result must build with -Werror (not W=1:
+# its kernel-doc still names the old function and @file/@vma, which W=1's
+# kernel-doc check reports), and equal the script's once tidy-converted.py
+# has run over it: what the script adds is the tidy pass.
+standalone_variants=(plain errno)
+standalone_convert() { # TARGET
+	local v sdir groups="$out/$1-standalone.groups"
+	: >"$groups"
+	for v in "${standalone_variants[@]}"; do
+		sdir="$out/$1-$v-standalone"
+		rm -rf "$sdir" && mkdir -p "$sdir"
+		cp "$legacy/Kbuild" "$sdir/" && cp "${variant_c[$v]}" "$sdir/mmap_lab0.c"
+		printf '%s\n\n' "$sdir/mmap_lab0.c" >>"$groups"
+	done
+	spatch --very-quiet --no-includes --no-scanner --sp-file "$here/standalone/mmap_prepare_$1.cocci" \
+		-D patch --in-place --file-groups "$groups" >/dev/null 2>&1
+}
+standalone_check() { # TARGET VARIANT SCRIPT_C KERNEL_OBJ
 	local target=$1 variant=$2 sdir="$out/$1-$2-standalone" build rc
-	rm -rf "$sdir" && mkdir -p "$sdir"
-	cp "$legacy/Kbuild" "$sdir/" && cp "$3" "$sdir/mmap_lab0.c"
-	(cd "$sdir" && spatch --very-quiet --no-includes --no-scanner \
-		--sp-file "$here/standalone/mmap_prepare_$target.cocci" -D patch --in-place mmap_lab0.c) >/dev/null 2>&1
-	build=$(make -s -C "$5" M="$sdir" KCFLAGS=-Werror modules 2>&1)
+	build=$(make -s -C "$4" M="$sdir" KCFLAGS=-Werror modules 2>&1)
 	rc=$?
 	grep -q 'mmap_lab_mmap_prepare(struct vm_area_desc \*desc)' "$sdir/mmap_lab0.c" || rc=1
 	result "$rc" "$target/$variant: spatch --sp-file standalone/mmap_prepare_$target.cocci -D patch alone converts it, and the result builds with -Werror" "$build"
 	"$here/tidy-converted.py" "$sdir/mmap_lab0.c" >/dev/null
-	build=$(diff -u "$4" "$sdir/mmap_lab0.c" 2>&1)
+	build=$(diff -u "$3" "$sdir/mmap_lab0.c" 2>&1)
 	result $? "$target/$variant: after tidy-converted.py it is the script's conversion (the tidy pass is all the script adds)" "$build"
 }
 
-# Convert VARIANT of stage 0 for TARGET and check the result: report mode,
-# patch mode, checkpatch, a W=1 -Werror build and stage 2's checks in a
-# guest, with the errno user space must see when the action fails.
+# The lines of OUTPUT about FILE (report mode's and patch mode's lines start
+# with the file's path).
+lines_of() { # OUTPUT FILE
+	grep -F -- "$2:" <<<"$1" || true
+}
+
+# Check TARGET's conversion of VARIANT of stage 0 (convert_all made it):
+# report mode, patch mode, checkpatch, a W=1 -Werror build and stage 2's
+# checks in a guest, with the errno user space must see when the action
+# fails.
 check_conversion() { # TARGET VARIANT ERRNO
 	local target=$1 variant=$2 errno=$3 name="$1/$2"
-	local flags=() stage_kobj=$kobj kernel_conf=() src_c=${variant_c[$2]}
+	local stage_kobj=$kobj kernel_conf=() src_c=${variant_c[$2]}
 	if [ "$target" = mainline ]; then
-		flags+=(--mainline)
 		stage_kobj="$kit_root/build/kernel-mainline"
 		kernel_conf=(STAGE_KERNEL=mainline)
 	fi
-	local dir="$out/$target-$variant"
-	rm -rf "$dir" && mkdir -p "$dir"
-	cp "$legacy/Kbuild" "$dir/"
+	local dir="$out/$target-$variant" said
+	said=$(lines_of "${report[$target]}" "$src_c")
+	grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$' <<<"$said"
+	result $? "$name: report mode says mmap_lab_mmap is convertible" "${said:-${report[$target]}}"
 
-	report=$("$conv" --report "${flags[@]}" "$src_c" 2>&1)
-	grep -qE '^[^ ]+:[0-9]+: mmap_lab_mmap: convertible$' <<<"$report"
-	result $? "$name: report mode says mmap_lab_mmap is convertible" "$report"
-
-	cp "$src_c" "$dir/mmap_lab0.c"
-	log=$("$conv" "${flags[@]}" "$dir/mmap_lab0.c" 2>&1 >/dev/null)
-	rc=$?
+	log=$(lines_of "${patch_log[$target]}" "$dir/mmap_lab0.c")
+	rc=0
 	# The code, without its comments and strings, has no VMA left.
 	code=$(python3 -c 'import re,sys; print(re.sub(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\])*\"", "", open(sys.argv[1]).read(), flags=re.S))' "$dir/mmap_lab0.c")
-	[ "$rc" = 0 ] && grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' <<<"$code" &&
+	[ -z "$log" ] && grep -q '\.mmap_prepare = mmap_lab_mmap_prepare' <<<"$code" &&
 		! grep -qwE 'vm_area_struct|vma|remap_pfn_range|vm_flags_set|vm_flags_clear' <<<"$code" || rc=1
 	local what="no VMA, remap or vm_flags_*() call left"
 	if [ "$variant" = errno ]; then
@@ -121,7 +176,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 		! grep -qw prot <<<"$code" || rc=1
 		what="$what; no protection local left"
 	fi
-	result "$rc" "$name: the semantic patch converts it ($what)" "$log"
+	result "$rc" "$name: the semantic patch converts it ($what)" "${log:-${patch_log[$target]}}"
 	diff -u "$src_c" "$dir/mmap_lab0.c" | sed "s|$kit_root/||g" >"$dir/mmap_lab0.diff"
 
 	cp_out=$(checkpatch -f "$dir/mmap_lab0.c")
@@ -141,7 +196,7 @@ check_conversion() { # TARGET VARIANT ERRNO
 	rc=$?
 	result "$rc" "$name: the converted driver builds with W=1 -Werror against $(basename "$stage_kobj")" "$build"
 	[ "$rc" = 0 ] || return
-	[ "$variant" = locals ] || standalone_patch "$target" "$variant" "$src_c" "$dir/mmap_lab0.c" "$stage_kobj"
+	[ "$variant" = locals ] || standalone_check "$target" "$variant" "$dir/mmap_lab0.c" "$stage_kobj"
 
 	# Stage 0's device and module, stage 2's checks and expectations: the
 	# converted driver must now behave as the remap-action stage does, with
@@ -160,6 +215,42 @@ check_conversion() { # TARGET VARIANT ERRNO
 	read -r _ p f s _ <"$logs/$run.result"
 	result "$rc" "$name: the converted driver passes stage $target_stage's checks in a guest, a failed action giving $errno ($p passed, $f failed, $s skipped)" \
 		"$(echo "$boot" | grep -E '^not ok')"
+}
+
+# A real driver: /dev/mem and /dev/zero of unpatched 6.12
+# (drivers/char/mem.c), converted by convert_all. mmap_mem() hands its VMA
+# to private_mapping_ok(), defined once per #ifdef branch, and returns
+# -EAGAIN from a braced branch when its remap fails; mmap_zero() returns
+# early under #ifndef CONFIG_MMU, then uses shmem_zero_setup() and
+# vma_set_anonymous(). The kit target converts mmap_mem() and reports
+# mmap_zero() (its API has no vma_set_anonymous() form); mainline converts
+# both, as mainline did.
+check_mem_c() { # TARGET
+	local target=$1 dir="$out/mem-$1" said code
+	if [ ! -f "$dir/original/mem.c" ]; then
+		result 1 "6.12's drivers/char/mem.c can be read from ${tarball:-/usr/src/linux-source-6.12.tar.*} (make packages)"
+		return
+	fi
+	said=$(lines_of "${report[$target]}" "$dir/original/mem.c")
+	fn() { sed -n "/^static int $1(/,/^}/p" "$dir/converted/mem.c"; }
+	if [ "$target" = kit ]; then
+		grep -q 'mmap_mem: convertible' <<<"$said" && grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$said"
+		result $? "kit target: 6.12's /dev/mem hook is reported convertible, /dev/zero's for vma_set_anonymous()" "$said"
+		code=$(fn mmap_mem_prepare)
+		grep -q 'mmap_action_remap_full(desc, desc->pgoff);' <<<"$code" && grep -q 'error_hook = mmap_mem_error;' <<<"$code" &&
+			grep -q 'private_mapping_ok(desc)' <<<"$code" && ! grep -qw vma <<<"$code" &&
+			[ "$(grep -c 'int private_mapping_ok(struct vm_area_desc \*desc)' "$dir/converted/mem.c")" = 2 ] &&
+			grep -q '^static int mmap_zero(struct file \*file, struct vm_area_struct \*vma)' "$dir/converted/mem.c"
+		result $? "kit target: /dev/mem becomes a remap action with an error hook, its helper's two definitions take the descriptor, /dev/zero is left as it was" "$code"
+	else
+		grep -q 'mmap_mem: convertible' <<<"$said" && grep -q 'mmap_zero: convertible' <<<"$said"
+		result $? "--mainline: 6.12's /dev/mem and /dev/zero hooks (a return under #ifndef CONFIG_MMU) are reported convertible" "$said"
+		code=$(fn mmap_zero_prepare; fn mmap_mem_prepare)
+		grep -q 'return shmem_zero_setup_desc(desc);' <<<"$code" && grep -q 'vma_desc_set_anonymous(desc);' <<<"$code" &&
+			grep -q 'desc->action.error_override = -EAGAIN;' <<<"$code" && grep -q 'private_mapping_ok(desc)' <<<"$code" &&
+			grep -q 'is_nommu_shared_vma_flags(&desc->vma_flags)' "$dir/converted/mem.c" && ! grep -qw vma <<<"$code"
+		result $? "--mainline: /dev/zero becomes shmem_zero_setup_desc() and vma_desc_set_anonymous(), /dev/mem a remap action with error_override" "$code"
+	fi
 }
 
 # make cocci-proof in small (scripts/coccinelle/proof-sample.sh): the real
@@ -185,9 +276,11 @@ sample() { # TARGET
 }
 
 for target in "${targets[@]}"; do
+	convert_all "$target"
 	check_conversion "$target" plain "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
 	check_conversion "$target" errno EAGAIN
 	check_conversion "$target" locals "$(kit_stage_get "$target_stage" MMAP_LAB_ACTION_ERRNO)"
+	check_mem_c "$target"
 	# The conversion page's "On your own driver" steps, replayed on a
 	# driver of three files (scripts/coccinelle/own-driver.sh).
 	target_kobj=$kobj
@@ -228,51 +321,10 @@ if [ "$result_name" = cocci ]; then
 	# (build/linux, inside the kit's), relative paths, several files in one
 	# run: a verdict for each file.
 	tree_files=(./arch/arc/kernel/arc_hostlink.c ./arch/powerpc/kvm/book3s_64_vio.c ./arch/mips/sibyte/common/sb_tbprof.c)
-	report=$(cd "$src" && "$conv" --report "${tree_files[@]}" 2>&1)
+	tree_report=$(cd "$src" && "$conv" --report "${tree_files[@]}" 2>&1)
 	rc=0
-	for f in "${tree_files[@]}"; do grep -q "^${f//./\\.}:[0-9]" <<<"$report" || rc=1; done
-	result "$rc" "report mode in a git tree, relative paths as make cocci-report gives them: a verdict for each of ${#tree_files[@]} files" "$report"
-
-	# A real driver: /dev/mem and /dev/zero of unpatched 6.12
-	# (drivers/char/mem.c). mmap_mem() hands its VMA to private_mapping_ok(),
-	# defined once per #ifdef branch, and returns -EAGAIN from a braced
-	# branch when its remap fails; mmap_zero() returns early under #ifndef
-	# CONFIG_MMU, then uses shmem_zero_setup() and vma_set_anonymous(). The
-	# kit target converts mmap_mem() and reports mmap_zero() (its API has no
-	# vma_set_anonymous() form); mainline converts both, as mainline did.
-	zero="$out/zero/mem.c"
-	mkdir -p "$(dirname "$zero")"
-	# The unpatched file, kept by scripts/kernel/kernel-source.sh (else from
-	# the tarball, which takes seconds to reach it).
-	tarballs=(/usr/src/linux-source-6.12.tar.*)
-	tarball=${tarballs[0]}
-	if cp "$src-pristine/drivers/char/mem.c" "$zero" 2>/dev/null ||
-		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$zero" 2>/dev/null; then
-		cp "$zero" "$zero.orig"
-		fn() { sed -n "/^static int $1(/,/^}/p" "$zero"; }
-		report=$("$conv" --report "$zero" 2>&1)
-		grep -q 'mmap_mem: convertible' <<<"$report" && grep -q 'mmap_zero: not converted: vma_set_anonymous()' <<<"$report"
-		result $? "kit target: 6.12's /dev/mem hook is reported convertible, /dev/zero's for vma_set_anonymous()" "$report"
-		"$conv" "$zero" >/dev/null 2>&1
-		code=$(fn mmap_mem_prepare)
-		grep -q 'mmap_action_remap_full(desc, desc->pgoff);' <<<"$code" && grep -q 'error_hook = mmap_mem_error;' <<<"$code" &&
-			grep -q 'private_mapping_ok(desc)' <<<"$code" && ! grep -qw vma <<<"$code" &&
-			[ "$(grep -c 'int private_mapping_ok(struct vm_area_desc \*desc)' "$zero")" = 2 ] &&
-			grep -q '^static int mmap_zero(struct file \*file, struct vm_area_struct \*vma)' "$zero"
-		result $? "kit target: /dev/mem becomes a remap action with an error hook, its helper's two definitions take the descriptor, /dev/zero is left as it was" "$code"
-		cp "$zero.orig" "$zero"
-		report=$("$conv" --mainline --report "$zero" 2>&1)
-		grep -q 'mmap_mem: convertible' <<<"$report" && grep -q 'mmap_zero: convertible' <<<"$report"
-		result $? "--mainline: 6.12's /dev/mem and /dev/zero hooks (a return under #ifndef CONFIG_MMU) are reported convertible" "$report"
-		"$conv" --mainline "$zero" >/dev/null 2>&1
-		code=$(fn mmap_zero_prepare; fn mmap_mem_prepare)
-		grep -q 'return shmem_zero_setup_desc(desc);' <<<"$code" && grep -q 'vma_desc_set_anonymous(desc);' <<<"$code" &&
-			grep -q 'desc->action.error_override = -EAGAIN;' <<<"$code" && grep -q 'private_mapping_ok(desc)' <<<"$code" &&
-			grep -q 'is_nommu_shared_vma_flags(&desc->vma_flags)' "$zero" && ! grep -qw vma <<<"$code"
-		result $? "--mainline: /dev/zero becomes shmem_zero_setup_desc() and vma_desc_set_anonymous(), /dev/mem a remap action with error_override" "$code"
-	else
-		result 1 "6.12's drivers/char/mem.c can be read from ${tarball:-/usr/src/linux-source-6.12.tar.*} (make packages)"
-	fi
+	for f in "${tree_files[@]}"; do grep -q "^${f//./\\.}:[0-9]" <<<"$tree_report" || rc=1; done
+	result "$rc" "report mode in a git tree, relative paths as make cocci-report gives them: a verdict for each of ${#tree_files[@]} files" "$tree_report"
 fi
 
 secs=$(($(date +%s) - start))
