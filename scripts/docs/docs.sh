@@ -17,25 +17,46 @@ converted_or_fail() { # ORIGINAL CONVERTED
 	fi
 }
 # The conversion aid's page shows stage 0 before and after the semantic
-# patch, for both targets: convert it now (make cocci checks the result).
-for target in kit mainline; do
-	mkdir -p "$top/build/cocci/docs/$target"
-	cp "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/"
-	flags=()
-	[ "$target" = kit ] || flags=(--mainline)
-	"$top/scripts/coccinelle/mmap-prepare.sh" "${flags[@]}" "$top/build/cocci/docs/$target/mmap_lab0.c" >/dev/null
-	converted_or_fail "$top/labs/00-legacy-mmap/mmap_lab0.c" "$top/build/cocci/docs/$target/mmap_lab0.c"
-done
-# And the real drivers that make cocci-boot boots (scripts/coccinelle/real-drivers/NAME.conf),
-# as the kit target converts them: build/cocci/docs/real/NAME.c.
-mkdir -p "$top/build/cocci/docs/real"
+# patch, for both targets (make cocci checks the result), and the real
+# drivers that make cocci-boot boots (scripts/coccinelle/real-drivers/
+# NAME.conf) as the kit target converts them: build/cocci/docs/TARGET/
+# mmap_lab0.c and build/cocci/docs/real/NAME.c, one run of the script per
+# target (each run starts by parsing the semantic patch: seconds). A
+# target's files are converted again only when one of them is missing or
+# older than its original or than a file of the aid (as make would).
+docs_out="$top/build/cocci/docs"
+aid=("$top"/scripts/coccinelle/mmap_prepare*.cocci "$top"/scripts/coccinelle/*.py "$top/scripts/coccinelle/mmap-prepare.sh")
+up_to_date() { # ORIGINAL CONVERTED...: every CONVERTED newer than ORIGINAL_i and the aid
+	local i=0 originals=() converted=()
+	while [ $# -gt 0 ]; do originals+=("$1") converted+=("$2") && shift 2; done
+	for i in "${!converted[@]}"; do
+		[ -f "${converted[$i]}" ] || return 1
+		for f in "${originals[$i]}" "${aid[@]}"; do
+			[ "${converted[$i]}" -nt "$f" ] || return 1
+		done
+	done
+}
+convert_for_docs() { # FLAG|"" ORIGINAL CONVERTED [ORIGINAL CONVERTED...]
+	local flag=$1 pairs copies=()
+	shift
+	pairs=("$@")
+	up_to_date "${pairs[@]}" && return 0
+	while [ $# -gt 0 ]; do
+		mkdir -p "$(dirname "$2")" && cp "$1" "$2" && copies+=("$2")
+		shift 2
+	done
+	"$top/scripts/coccinelle/mmap-prepare.sh" ${flag:+"$flag"} "${copies[@]}" >/dev/null
+	set -- "${pairs[@]}"
+	while [ $# -gt 0 ]; do converted_or_fail "$1" "$2" && shift 2; done
+}
+stage0="$top/labs/00-legacy-mmap/mmap_lab0.c"
+kit_pairs=("$stage0" "$docs_out/kit/mmap_lab0.c")
 for conf in "$top"/scripts/coccinelle/real-drivers/*.conf; do
-	name=$(basename "$conf" .conf)
 	file=$("$top/qemu/stages.sh" get-file "$conf" STAGE_REAL_FILE)
-	cp "$src/$file" "$top/build/cocci/docs/real/$name.c"
-	"$top/scripts/coccinelle/mmap-prepare.sh" "$top/build/cocci/docs/real/$name.c" >/dev/null
-	converted_or_fail "$src/$file" "$top/build/cocci/docs/real/$name.c"
+	kit_pairs+=("$src/$file" "$docs_out/real/$(basename "$conf" .conf).c")
 done
+convert_for_docs "" "${kit_pairs[@]}"
+convert_for_docs --mainline "$stage0" "$docs_out/mainline/mmap_lab0.c"
 KIT_KERNEL_SRC="$src" KIT_ROOT="$top" sphinx-build -q -E -W --keep-going -n -b html \
 	-d "$top/build/doctrees" "$top/Documentation" "$html"
 python3 "$top/Documentation/check-links.py" "$html"

@@ -40,8 +40,11 @@ out=$(cd "$copy" && { qemu/stages.sh list | tr '\n' ' ' && echo; } && qemu/stage
 grep -qw 7 <<<"$out" && grep -qx mainline <<<"$out" || rc=1
 result "$rc" "stage recipe: stage 7 is in qemu/stages.sh list (kernel mainline) and both stage tables" "$out"
 
-# The guide includes files of the kernel tree from build/linux.
-mkdir -p "$copy/build" && ln -s "$src" "$copy/build/linux"
+# The guide includes files of the kernel tree from build/linux, and the
+# conversion aid's results that make docs made (the recipe changes none of
+# their sources: copied with their times, docs.sh finds them up to date).
+mkdir -p "$copy/build/cocci" && ln -s "$src" "$copy/build/linux"
+[ ! -d "$top/build/cocci/docs" ] || cp -a "$top/build/cocci/docs" "$copy/build/cocci/"
 rc=0
 out=$(cd "$copy" && scripts/docs/docs.sh "$src" "$copy/build/html" 2>&1) || rc=1
 # What only the generated tables say (every page's sidebar names stage 7):
