@@ -26,7 +26,7 @@ mark=KIT-ACCEL-PROBE-USER-SPACE
 # The probe's initramfs: busybox and an /init that prints the mark and
 # reboots (QEMU's -no-reboot then exits). Made once, kept in WORKDIR.
 mkdir -p "$workdir"
-initrd=$workdir/probe.cpio.gz
+initrd=$workdir/probe.cpio
 if [ ! -s "$initrd" ]; then
 	root=$(mktemp -d)
 	trap 'rm -rf "$root"' EXIT
@@ -35,7 +35,7 @@ if [ ! -s "$initrd" ]; then
 	ln -s busybox "$root/bin/sh"
 	printf '#!/bin/sh\n/bin/busybox echo %s\n/bin/busybox reboot -f\n' "$mark" >"$root/init"
 	chmod 755 "$root/init"
-	(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$initrd.tmp"
+	(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$initrd.tmp"
 	mv "$initrd.tmp" "$initrd"
 fi
 

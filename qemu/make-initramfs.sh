@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Build a stage's initramfs: busybox-static, the stage's modules, the checker
 # programs, its data files (/data) and qemu/guest-init.sh as /init.
-# Usage: make-initramfs.sh STAGE_CONF MODULE_DIR CHECKER_DIR OUTPUT.cpio.gz
+# The archive is not compressed: a guest under TCG took about 0.2 s to
+# inflate a gzip one (busybox and the static checker programs, 4.6 MB of
+# 9.6 MB), and the host 0.1 s to make it, for each of the 60-odd guests of
+# make check; QEMU loads the bigger file in no time.
+# Usage: make-initramfs.sh STAGE_CONF MODULE_DIR CHECKER_DIR OUTPUT.cpio
 set -euo pipefail
 
 stage_conf=$1 module_dir=$2 checker_dir=$3 output=$4
@@ -76,5 +80,5 @@ for check in $checks; do
 done
 
 mkdir -p "$(dirname "$output")"
-(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) | gzip -1 >"$output.tmp"
+(cd "$root" && find . -print0 | cpio --null -o -H newc --owner=0:0 --quiet) >"$output.tmp"
 mv "$output.tmp" "$output"

@@ -33,7 +33,7 @@ tname=${KIT_STAGE_LABEL:-$id}
 logs=$(kit_build_path logs)
 out="$logs/$run"
 log="$logs/$run.log"
-initrd="$(kit_build_path initramfs)/$run.cpio.gz"
+initrd="$(kit_build_path initramfs)/$run.cpio"
 rm -rf "$out" && mkdir -p "$out"
 
 # A mainline stage boots build/kernel-mainline; without it, the stage is

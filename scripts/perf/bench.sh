@@ -41,7 +41,7 @@ start=$(date +%s)
 # Boot KERNEL's bench guest (its initramfs built); its samples go to
 # build/bench/KERNEL.tap.
 boot_bench() { # KERNEL KOBJ
-	local log="$logs/bench-$1.log" initrd="$kit_root/build/initramfs/bench-$1.cpio.gz"
+	local log="$logs/bench-$1.log" initrd="$kit_root/build/initramfs/bench-$1.cpio"
 	echo "# booting the $1 kernel with the bench under $("$kit_root/qemu/accel.sh" --why); console log: ${log#"$kit_root"/}"
 	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$2/arch/x86/boot/bzImage" "$initrd" "$log" || true
 	kit_log_section "$log" bench_mmap >"$out/$1.tap"
@@ -68,7 +68,7 @@ run_guest() { # KERNEL CONF KOBJ
 		return 1
 	fi
 	result 0 "$kernel: bench instances of the lab drivers build ($((1 << buf_order))-page buffers)"
-	log="$logs/$run.log" initrd="$kit_root/build/initramfs/$run.cpio.gz"
+	log="$logs/$run.log" initrd="$kit_root/build/initramfs/$run.cpio"
 	"$kit_root/qemu/make-initramfs.sh" "$conf_run" "$out/modules-$kernel" "$checker" "$initrd" || {
 		result 1 "$kernel: the bench guest's initramfs is built"
 		return 1

@@ -55,7 +55,7 @@ if ! detail=$("$here/../labs/build-module-set.sh" "$kobj" "$out/modules" "${sour
 	finish
 fi
 result 0 "the drivers build for the stress guest"
-log="$logs/stress.log" initrd="$(kit_build_path initramfs)/stress.cpio.gz"
+log="$logs/stress.log" initrd="$(kit_build_path initramfs)/stress.cpio"
 if ! detail=$("$kit_root/qemu/make-initramfs.sh" "$conf_run" "$out/modules" "$checker" "$initrd" 2>&1); then
 	result 1 "the stress guest's initramfs is built" "$detail"
 	finish
