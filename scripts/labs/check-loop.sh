@@ -4,7 +4,8 @@
 #   make start STAGE=N          the copy exists, a second start refuses
 #   make check STAGE=N          checks the copy, fails, names the TODOs left
 #   make boot STAGE=N           fed from a pipe: the guest runs that same module
-#   paste TODO 1, make check    TODO 1's named checks now pass; and so on
+#   paste TODO 1 (then 2, ...)  TODO 1's named checks now pass; and so on
+#                               (the pasted copies checked in one guest)
 #   make check STAGE=N          passes once every answer is in
 #   make check STAGE=N SOLUTION=1  checks the solution instead, passes
 #   make diff STAGE=N           the copy is the solution
@@ -43,6 +44,8 @@ cd "$top" || exit 1
 . scripts/lib/stage-logs.sh
 # shellcheck source=scripts/labs/replay-boot.sh
 . scripts/labs/replay-boot.sh
+# shellcheck source=scripts/labs/mutant-batch.sh
+. scripts/labs/mutant-batch.sh
 # The learner runs make from a shell, not from inside make (make check,
 # make record-loop): what our makes print must be what theirs prints.
 unset MAKELEVEL MAKEFLAGS MFLAGS
@@ -83,10 +86,6 @@ result() { # RC DESCRIPTION [DETAIL: printed under a failure]
 }
 check() { # OUTPUT_FILE: make check STAGE=id, output kept; returns its status
 	make -s check STAGE="$id" >"$1" 2>&1
-}
-# Did the named test pass (not skip) in the last run of the stage?
-test_passed() {
-	awk -v t="$1" '$1 == "ok" && $3 == t && !/# SKIP/ { found = 1 } END { exit !found }' "$top/build/logs/$id"/*.tap
 }
 
 echo "TAP version 13"
@@ -155,23 +154,45 @@ rc=$?
 	grep -qE "^$id .*  reference solution  " "$area/solution.txt" || rc=1
 result "$rc" "make check STAGE=$id SOLUTION=1 checks the reference solution beside the copy, and passes: $(tail -n 1 "$area/solution.txt")"
 
-answered=
+# The answers pasted one by one, as the pages go: after TODO t's answer
+# (and those before it), TODO t's named checks pass. The learner runs make
+# check after each; here the copies (build/learner-loop/pasted/tN/) are
+# built in one kbuild run and checked in one guest, as the TODO proof
+# checks its mutants (scripts/labs/mutant-batch.sh: the stage's programs
+# but check_commit_charge and check_unload, which hold no TODO's check).
+# make check itself runs on the learner's copy before (untouched) and after
+# (every answer in).
+batch="$area/pasted" names=() answered=
+modules=$(kit_stage_get "$id" STAGE_MODULES)
+programs=$(kit_stage_get "$id" STAGE_CHECKS | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | paste -sd,)
 for t in $todos; do
 	answered="$answered $t"
 	left=$(for u in $todos; do [[ " $answered " == *" $u "* ]] || printf '%s,' "$u"; done)
 	left=${left%,}
-	if [ -n "$left" ]; then
-		scripts/labs/make-skeleton.sh "$lab/$src" "$work/$src" "$left"
-	else
-		cp "$lab/$src" "$work/$src"
-	fi
-	check "$area/after-todo$t.txt"
+	mkdir -p "$batch/t$t"
+	cp "$lab"/*.c "$lab/Kbuild" "$batch/t$t/"
+	[ -z "$left" ] || scripts/labs/make-skeleton.sh "$lab/$src" "$batch/t$t/$src" "$left"
+	names+=("t$t")
+done
+run="learner-loop-pasted-$id"
+rm -rf "$top/build/logs/$run"
+if kit_build_mutants "$(kit_stage_kobj "$id" "$top/build/kernel")" "$batch" "$modules" "$batch/build.log" "${names[@]}"; then
+	kit_boot_mutants "$top/build/kernel" "$top/build/checker" "$id" "$batch" "$run" \
+		"$(for name in "${names[@]}"; do printf '%s=%s ' "$name" "$programs"; done)" "${names[@]}" >"$batch/boot.txt" 2>&1
+fi
+# Did the named test pass (not skip) in copy NAME of that guest?
+pasted_passed() { # NAME TEST
+	awk -v t="$2" '$1 == "ok" && $3 == t && !/# SKIP/ { found = 1 } END { exit !found }' "$top/build/logs/$run/$1".*.tap 2>/dev/null
+}
+for t in $todos; do
 	checks=$(kit_todo_checks "$id" "$t")
 	ok=0
-	for c in $checks; do test_passed "$c" || ok=1; done
+	for c in $checks; do pasted_passed "t$t" "$c" || ok=1; done
 	[ -n "$checks" ] || ok=1
-	result "$ok" "after pasting TODO $t's answer, its checks pass: $checks"
+	result "$ok" "after pasting TODO $t's answer, its checks pass: $checks" \
+		"$(grep -hE '^not ok' "$top/build/logs/$run/t$t".*.tap 2>/dev/null; tail -n 5 "$batch/build.log" 2>/dev/null)"
 done
+cp "$lab/$src" "$work/$src"
 check "$area/passing.txt"
 result $? "with every answer in, make check STAGE=$id passes: $(tail -n 1 "$area/passing.txt")"
 grep -q 'every TODO has an answer' "$area/passing.txt"
