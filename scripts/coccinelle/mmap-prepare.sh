@@ -88,19 +88,25 @@ file_groups() { # FILE...: the files of the run, in the order of hooks.tsv
 	echo "$tmp/groups"
 }
 
-# Convert the files in place; a converted hook in which spatch left the VMA
-# or the file argument (code it could not parse), or an emptied branch
-# (verify-converted.py), is put back as it was, with a message. Status 1 if
-# any file was put back.
-convert() {
-	local i=0 f rc=0 pairs=()
+# The files' originals, kept to compare with and to put back: pairs holds
+# ORIGINAL COPY ... (the copy in $tmp/original, then the file).
+pairs=()
+keep_originals() { # FILE...
+	local i=0 f
 	mkdir -p "$tmp/original"
 	for f; do
 		cp "$f" "$tmp/original/$i.c"
 		pairs+=("$tmp/original/$i.c" "$f")
 		i=$((i + 1))
 	done
-	run_spatch -D patch --in-place --file-groups "$(file_groups "$@")" >/dev/null || true
+}
+
+# After spatch converted the files in place: the tidy pass; then a converted
+# hook in which spatch left the VMA or the file argument (code it could not
+# parse), or an emptied branch (verify-converted.py), is put back as it was,
+# with a message. Status 1 if any file was put back.
+finish_conversion() { # FILE... (as given to keep_originals)
+	local i=0 f rc=0
 	# Each Python script once for all the files.
 	"$here/tidy-converted.py" "$@" >/dev/null
 	"$here/verify-converted.py" "${pairs[@]}" >"$tmp/verify.txt" || true
@@ -137,6 +143,14 @@ convert() {
 	return "$rc"
 }
 
+
+# Convert the files in place (see finish_conversion for what is put back).
+convert() { # FILE...
+	keep_originals "$@"
+	run_spatch -D patch --in-place --file-groups "$(file_groups "$@")" >/dev/null || true
+	finish_conversion "$@"
+}
+
 if [ "$mode" = patch ]; then
 	convert "$@"
 	exit
@@ -150,17 +164,28 @@ fi
 # (code spatch could not parse, or refused by verify-converted.py) gets the
 # reason of that instead. A file patch mode changes without converting a hook
 # is said so (it would be a bug of the semantic patch).
-run_spatch -D report --file-groups "$(file_groups "$@")" >"$tmp/report.txt" || true
+# One spatch run does both, on the copies: the report rules and the
+# conversion (-D report -D patch; the report's rules print, the rewrite's
+# rules change the copies, and neither reads what the other does). Its
+# report names the copies: they are written back as the files given.
 declare -A index=()
 trials=() i=0
+: >"$tmp/trial-names.tsv"
 for f; do
 	index[$f]=$i
 	mkdir -p "$tmp/trial/$i"
 	cp "$f" "$tmp/trial/$i/"
 	trials+=("$tmp/trial/$i/$(basename "$f")")
+	printf '%s\t%s\n' "${trials[$i]}" "$f" >>"$tmp/trial-names.tsv"
 	i=$((i + 1))
 done
-convert "${trials[@]}" 2>"$tmp/trial.err" || true
+keep_originals "${trials[@]}"
+run_spatch -D report -D patch --no-show-diff --in-place --file-groups "$(file_groups "${trials[@]}")" \
+	>"$tmp/trial-report.txt" || true
+awk -F '\t' 'NR == FNR { given[$1] = $2; next }
+	{ p = $0; sub(/:.*/, "", p); if (p in given) $0 = given[p] substr($0, length(p) + 1); print }' \
+	"$tmp/trial-names.tsv" "$tmp/trial-report.txt" >"$tmp/report.txt"
+finish_conversion "${trials[@]}" 2>"$tmp/trial.err" || true
 # shellcheck source=scripts/coccinelle/hooks-of.sh
 . "$here/hooks-of.sh"
 declare -A converted=() reported=() missing=() group_of=() first=() why=() fops_hook=()
