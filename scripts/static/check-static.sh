@@ -22,18 +22,25 @@ TAP_DETAIL="head"
 
 echo "TAP version 13"
 grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt
-while IFS= read -r p; do
-	out=$(checkpatch "$top/patches/$p")
+# One checkpatch run for each list (scripts/lib/checkpatch-run.sh).
+mapfile -t series < <(sed "s|^|$top/patches/|" build/logs/static-series.txt)
+checkpatch_each -- "${series[@]}"
+for p in "${series[@]}"; do
+	out=${checkpatch_out[$p]}
 	errors=$(echo "$out" | grep -c ': ERROR:')
-	result "$errors" "checkpatch --strict: patches/$p has no errors" "$out"
-done <build/logs/static-series.txt
-while IFS= read -r p; do
-	out=$(checkpatch "$top/patches-mainline/$p")
+	result "$errors" "checkpatch --strict: patches/${p##*/} has no errors" "$out"
+done
+mapfile -t series < <(grep -v '^#' patches-mainline/series | sed "s|^|$top/patches-mainline/|")
+checkpatch_each -- "${series[@]}"
+for p in "${series[@]}"; do
+	out=${checkpatch_out[$p]}
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
-	result "$bad" "checkpatch --strict: patches-mainline/$p (kit-only) is clean" "$out"
-done < <(grep -v '^#' patches-mainline/series)
-for f in labs/[0-9][0-9]-*/*.c labs/intree/*.[ch] labs/mainline-probe/*.c labs/bench/*.h example-driver/*.c example-driver/mainline/*.c qemu/selftest/*/*.c; do
-	out=$(checkpatch -f "$top/$f")
+	result "$bad" "checkpatch --strict: patches-mainline/${p##*/} (kit-only) is clean" "$out"
+done
+kernel_style=(labs/[0-9][0-9]-*/*.c labs/intree/*.[ch] labs/mainline-probe/*.c labs/bench/*.h example-driver/*.c example-driver/mainline/*.c qemu/selftest/*/*.c)
+checkpatch_each -f -- "${kernel_style[@]/#/$top/}"
+for f in "${kernel_style[@]}"; do
+	out=${checkpatch_out[$top/$f]}
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
 	result "$bad" "checkpatch --strict -f: $f is clean" "$out"
 done
@@ -55,8 +62,10 @@ done
 #                          for userspace is the line it flags
 # The guest programs of make bench and make stress follow the same rules.
 checker_ignore=SPLIT_STRING,MACRO_ARG_REUSE,MACRO_WITH_FLOW_CONTROL,PREFER_KERNEL_TYPES,VOLATILE,ENOSYS,PREFER_DEFINED_ATTRIBUTE_MACRO
-for f in labs/checker/*.[ch] labs/bench/*.c labs/stress/*.c; do
-	out=$(checkpatch --ignore "$checker_ignore" -f "$top/$f")
+userspace=(labs/checker/*.[ch] labs/bench/*.c labs/stress/*.c)
+checkpatch_each --ignore "$checker_ignore" -f -- "${userspace[@]/#/$top/}"
+for f in "${userspace[@]}"; do
+	out=${checkpatch_out[$top/$f]}
 	bad=$(echo "$out" | grep -cE ': (ERROR|WARNING|CHECK):')
 	result "$bad" "checkpatch --strict -f: $f is clean (userspace rules)" "$out"
 done
