@@ -150,14 +150,14 @@ else ifeq ($(STAGE),)
 # 6.12 kernel in place, so it runs before anything else can use that
 # kernel. Then the mainline lane starts in the background
 # (scripts/lib/check-lane.sh): it waits for the mainline kernel and runs
-# what needs it (and, to even out the two lanes, make check-driver-cases and
-# the 6.12 TODO proof), beside the 6.12 phases that follow, so that both
-# cores stay busy once the mainline kernel is built. The mistake corpus
-# waits for the lane's stages (it replays make check STAGE=N on them too),
-# and so do the learner's quick loop on a mainline stage and the relocation
-# test (it boots stage 6 in its copy), beside the lane's last checks. The
-# checker
-# builds beside the 6.12 kernel (its configure step leaves a core idle).
+# what needs it (and, to even out the two lanes, make check-driver-cases),
+# beside the 6.12 phases that follow, so that both cores stay busy once the
+# mainline kernel is built. The mistake corpus waits for the lane's stages
+# before its first mainline stage (it replays make check STAGE=N on them
+# too; its 6.12 stages run meanwhile), and the relocation test (it boots
+# stage 6 in its copy) and the 6.12 TODO proof follow it, beside the lane's
+# last checks. The checker builds beside the 6.12 kernel (its configure step
+# leaves a core idle).
 # scripts/lib/check-phase.sh prints and records the timeline
 # (build/timings/phases, and phases-mainline for the lane).
 PHASE := scripts/lib/check-phase.sh
@@ -195,12 +195,12 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	@$(PHASE) "the stress run, short (make stress): every driver side by side in a 2-CPU guest"
 	@$(MAKE) --no-print-directory stress STRESS=short || true
 	@$(PHASE) "the labs' mistake corpus (labs/NN-name/mistakes.tsv): each mistake planted, the verdict names its TODO and hint (make check-mistakes)"
-	@$(LANE) wait mainline stages
-	@scripts/labs/check-mistakes.sh || true
-	@$(PHASE) "the learner's quick loop on mainline stage $(LOOP_MAINLINE_STAGE) (start, check, paste, check, diff)"
-	@scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE) || true
+	@KIT_BEFORE_MAINLINE="$(LANE) wait mainline stages" scripts/labs/check-mistakes.sh || true
 	@$(PHASE) "the built kit copied (cp -a) and moved (mv): no kernel rebuilds there, stage 6 passes (make check-relocation)"
+	@$(LANE) wait mainline stages
 	@scripts/kernel/check-relocation.sh || true
+	@$(PHASE) "the TODO mutation proof on the 6.12 stages (here to even out the two lanes)"
+	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "waiting for the mainline lane to end"
 	@$(LANE) join mainline
 	@$(PHASE) --table
@@ -211,16 +211,16 @@ check: kernel modules checker ## (STAGE=N) check one stage: your work/ copy if y
 endif
 
 # make check's mainline lane (scripts/lib/check-lane.sh runs it in the
-# background): what needs the mainline kernel (but the learner's quick loop
-# on a mainline stage, which the main line replays after the mistake corpus,
-# to even out the two lanes), make check-driver-cases (both kernels) and,
-# for the same reason, the 6.12 TODO proof, one after the other.
-check-mainline-lane: ## (make check's background lane) wait for the mainline kernel, boot the mainline stages, the TODO proof and the conversion aid on mainline, make check-driver-cases, the 6.12 TODO proof
+# background): everything that needs the mainline kernel and, to even out
+# the two lanes, make check-driver-cases (both kernels), one after the
+# other.
+check-mainline-lane: ## (make check's background lane) wait for the mainline kernel, boot the mainline stages, replay the quick learner's loop, the TODO proof and the conversion aid on mainline, make check-driver-cases
 	@$(PHASE) "waiting for the mainline kernel (fetched and built in the background since the start)"
 	@scripts/kernel/kernel-mainline.sh --wait || echo "error: the mainline kernel did not build (build/logs/mainline-kernel.log): the summary counts it as failed; its stages are skipped" >&2
-	@$(PHASE) "the mainline stages: their modules, one guest per stage"
+	@$(PHASE) "the mainline stages: their modules, one guest per stage, then the learner's quick loop on stage $(LOOP_MAINLINE_STAGE)"
 	@SOLUTION=$(SOLUTION) scripts/labs/modules.sh $(KOBJ) $(MAINLINE_STAGES) || true
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
+	@scripts/labs/check-loop.sh --quick --result loop-mainline $(LOOP_MAINLINE_STAGE) || true
 	@$(LANE) mark mainline stages
 	@$(PHASE) "the TODO mutation proof on the mainline stages"
 	@scripts/labs/check-todos.sh --result todos-mainline $(KOBJ) $(CHECKER) $(MAINLINE_STAGES) || true
@@ -228,8 +228,6 @@ check-mainline-lane: ## (make check's background lane) wait for the mainline ker
 	@scripts/coccinelle/cocci.sh --target mainline $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(PHASE) "make check DRIVER= on the template renamed (both kernels) and on three wrong changes to it (make check-driver-cases)"
 	@scripts/driver/check-driver-cases.sh || true
-	@$(PHASE) "the TODO mutation proof on the 6.12 stages (here to even out the two lanes)"
-	@scripts/labs/check-todos.sh $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 
 check-driver: kernel checker ## (DRIVER=DIR) the stages' checks on a driver of your own: DIR's .c files, Kbuild and kit-check.conf (example-driver/rename.sh writes one); KERNEL=6.12|mainline overrides what the source says; BEFORE=FILE compares with the .mmap() original
 	@[ -n "$(DRIVER)" ] || { echo "usage: make check DRIVER=DIR (your driver's folder: .c files, Kbuild, kit-check.conf)" >&2; exit 2; }

@@ -21,6 +21,9 @@
 # that brings the guest down is judged on what it printed; the copies after
 # it get a guest of their own.
 # Writes build/logs/mistakes.result; the copies live in build/mistakes/.
+# KIT_BEFORE_MAINLINE, when set, is a command run once before the first
+# stage of the mainline kernel (make check: wait for its lane's stages, so
+# that the 6.12 stages' mistakes run meanwhile).
 # Usage: check-mistakes.sh [STAGE_ID...]   (default: every lab stage)
 set -uo pipefail
 
@@ -133,6 +136,11 @@ for id; do
 	[ -f "$(kit_stage_dir "$id")/mistakes.tsv" ] || continue
 	mapfile -t entries < <(entries_of "$id")
 	total=$((total + ${#entries[@]}))
+	if [ "$(kit_stage_kernel "$id")" = mainline ] && [ -n "${KIT_BEFORE_MAINLINE:-}" ]; then
+		# shellcheck disable=SC2086 # a command and its words
+		$KIT_BEFORE_MAINLINE
+		KIT_BEFORE_MAINLINE=
+	fi
 	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
 		for e in "${entries[@]}"; do
 			IFS=$'\t' read -r i todo _ mistake _ _ <<<"$e"
