@@ -27,7 +27,7 @@ converted_or_fail() { # ORIGINAL CONVERTED
 docs_out="$top/build/cocci/docs"
 aid=("$top"/scripts/coccinelle/mmap_prepare*.cocci "$top"/scripts/coccinelle/*.py "$top/scripts/coccinelle/mmap-prepare.sh")
 up_to_date() { # ORIGINAL CONVERTED...: every CONVERTED newer than ORIGINAL_i and the aid
-	local i=0 originals=() converted=()
+	local i=0 f originals=() converted=()
 	while [ $# -gt 0 ]; do originals+=("$1") converted+=("$2") && shift 2; done
 	for i in "${!converted[@]}"; do
 		[ -f "${converted[$i]}" ] || return 1
