@@ -65,13 +65,15 @@ declare -A variant_c=([plain]="$legacy/mmap_lab0.c" [errno]="$here/tests/stage0-
 # The unpacked 6.12 drivers/char/mem.c (/dev/mem and /dev/zero), a real
 # driver of two hooks that both targets convert beside the variants: kept by
 # scripts/kernel/kernel-source.sh (else read from the tarball, which takes
-# seconds to reach it). Prints the path; fails when neither has it.
+# seconds to reach it), copied to DEST; fails, leaving no DEST, when
+# neither has it.
 tarballs=(/usr/src/linux-source-6.12.tar.*)
 tarball=${tarballs[0]}
 pristine_mem_c() { # DEST
 	mkdir -p "$(dirname "$1")"
 	cp "$src-pristine/drivers/char/mem.c" "$1" 2>/dev/null ||
-		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$1" 2>/dev/null
+		tar -xf "$tarball" -O "$(basename "${tarball%.tar.*}")/drivers/char/mem.c" >"$1" 2>/dev/null ||
+		{ rm -f "$1" && return 1; }
 }
 
 # Each target's conversions as a driver author runs the script on several
