@@ -143,7 +143,6 @@ finish_conversion() { # FILE... (as given to keep_originals)
 	return "$rc"
 }
 
-
 # Convert the files in place (see finish_conversion for what is put back).
 convert() { # FILE...
 	keep_originals "$@"

@@ -21,9 +21,8 @@ TAP_DETAIL="head"
 . "$top/scripts/lib/checkpatch-run.sh"
 
 echo "TAP version 13"
-grep -v '^#' patches/series | while IFS= read -r p; do echo "$p"; done >build/logs/static-series.txt
 # One checkpatch run for each list (scripts/lib/checkpatch-run.sh).
-mapfile -t series < <(sed "s|^|$top/patches/|" build/logs/static-series.txt)
+mapfile -t series < <(grep -v '^#' patches/series | sed "s|^|$top/patches/|")
 checkpatch_each -- "${series[@]}"
 for p in "${series[@]}"; do
 	out=${checkpatch_out[$p]}
