@@ -56,19 +56,24 @@ total=
 # make check's timeline (scripts/lib/check-phase.sh), one list-table row per
 # phase; the kernel builds and the first guest are named on their rows.
 phase_rows() { # PHASES_FILE [PREFIX]
-	awk -F'\t' -v end="$total" -v prefix="${2:-}" -v k612="$(built kernel-kernel)" \
+	awk -F'\t' -v end="$total" -v prefix="${2:-}" -v hz="$(getconf CLK_TCK)" -v k612="$(built kernel-kernel)" \
 		-v unpack="$(secs "$(get unpack)")" -v conf="$(secs "$(get configure-kernel)")" \
 		-v kml="$(built kernel-kernel-mainline)" -v boot="${first_boot:+$(clock "$first_boot")}" '
-		$2 == "--end" { end = $1; next }
-		{ at[++n] = $1; what[n] = $2 }
+		$2 == "--end" { end = $1; end_ticks = $3; next }
+		{ at[++n] = $1; what[n] = $2; ticks[n] = $3 }
 		END {
 			for (i = 1; i <= n; i++) {
 				stop = (i < n) ? at[i + 1] : end
+				# CPU: a row of a run before check-phase.sh recorded it
+				# has none.
+				cpu = "-"
+				stop_ticks = (i < n) ? ticks[i + 1] : end_ticks
+				if (ticks[i] != "" && stop_ticks != "") cpu = sprintf("%.0f core-s", (stop_ticks - ticks[i]) / hz)
 				w = prefix what[i]
 				if (w ~ /^the 6\.12 kernel/) w = w "; unpacking: " unpack ", configuring: " conf ", the build itself: " k612
 				if (w ~ /^the 6\.12 stages/ && boot != "") w = w "; the first guest boots at " boot
 				if (w ~ /waiting for the mainline kernel/) w = w "; its build: " kml
-				printf "   * - %s\n     - %d min %02d s\n     - %d min %02d s\n", w, at[i] / 60, at[i] % 60, (stop - at[i]) / 60, (stop - at[i]) % 60
+				printf "   * - %s\n     - %d min %02d s\n     - %d min %02d s\n     - %s\n", w, at[i] / 60, at[i] % 60, (stop - at[i]) / 60, (stop - at[i]) % 60, cpu
 			}
 		}' "$1"
 }
@@ -153,6 +158,7 @@ out="$top/Documentation/measured-times.inc"
 		echo "   * - phase"
 		echo "     - starts at"
 		echo "     - takes"
+		echo "     - CPU"
 		phase_rows "$t/phases"
 		# The background lanes (scripts/lib/check-lane.sh), beside those.
 		for f in "$t"/phases-*; do
