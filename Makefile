@@ -283,7 +283,7 @@ boot: kernel modules checker ## boot STAGE=N with an interactive shell (module l
 	@qemu/make-initramfs.sh "$$(qemu/stages.sh conf $(STAGE))" $(BUILD)/modules/$(STAGE) \
 		$(CHECKER) $(BUILD)/initramfs/$(STAGE).cpio
 	@echo ">> booting stage $(STAGE) under $$(qemu/accel.sh --why); leave the shell to power off (Ctrl-A x kills QEMU)"
-	@qemu/boot.sh $(if $(STAGE_NEEDS_MAINLINE),$(KOBJ_MAINLINE),$(KOBJ))/arch/x86/boot/bzImage $(BUILD)/initramfs/$(STAGE).cpio - \
+	@qemu/boot.sh $(if $(STAGE_NEEDS_MAINLINE),$(KOBJ_MAINLINE),$(KOBJ)) $(BUILD)/initramfs/$(STAGE).cpio - \
 		"$$(qemu/stages.sh get $(STAGE) STAGE_CMDLINE)"
 
 record-times: ## after a timed make check: write its timeline and figures into Documentation/measured-times.inc and the README

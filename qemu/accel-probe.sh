@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Can a guest run under KVM here? Boots BZIMAGE under KVM with a one-line
+# Can a guest run under KVM here? Boots KERNEL (an image qemu/machine.sh's
+# kit_kernel_image names) under KVM with a one-line
 # /init (busybox) and waits, at most KIT_ACCEL_PROBE_TIMEOUT seconds (15),
 # for that /init to print its mark: a kernel that reaches user space has
 # passed the early boot that half-working nested KVM cannot run (an
 # "emulation failure" at an xrstor, QEMU aborting on an MSR). The guest gets
-# QEMU's default CPU and the same machine as qemu/boot.sh's.
+# QEMU's default CPU and the machine of qemu/boot.sh's guests (qemu/machine.sh).
 # Prints one line: "kvm REASON" when the guest ran, "tcg REASON" when it
 # did not, e.g. "tcg KVM present but a guest could not run: emulation failure".
 # Exits 0 either way; 2 on a usage error.
@@ -12,12 +13,14 @@
 # qemu/accel.sh has checked that /dev/kvm exists and that this user can open it.
 # Test seam (make check-static's stubbed probes): KIT_QEMU replaces
 # qemu-system-x86_64.
-# Usage: accel-probe.sh BZIMAGE WORKDIR   (WORKDIR: where the probe's
+# Usage: accel-probe.sh KERNEL WORKDIR   (WORKDIR: where the probe's
 # initramfs and console log are kept)
 set -euo pipefail
 
-kernel=${1:?usage: accel-probe.sh BZIMAGE WORKDIR} workdir=${2:?usage: accel-probe.sh BZIMAGE WORKDIR}
+kernel=${1:?usage: accel-probe.sh KERNEL WORKDIR} workdir=${2:?usage: accel-probe.sh KERNEL WORKDIR}
 qemu=${KIT_QEMU:-qemu-system-x86_64}
+# shellcheck source=qemu/machine.sh
+. "$(dirname "$(realpath "$0")")/machine.sh"
 timeout_s=${KIT_ACCEL_PROBE_TIMEOUT:-15}
 mark=KIT-ACCEL-PROBE-USER-SPACE
 
@@ -48,7 +51,7 @@ failures='emulation failure|failed to set MSR|KVM internal error|Permission deni
 # probe's log.
 : >"$log"
 start=$(date +%s.%N)
-"$qemu" -accel kvm -m 512M -smp 1,sockets=1 -nographic -no-reboot -nic none -device edu \
+"$qemu" -accel kvm -smp 1,sockets=1 "${kit_machine[@]}" \
 	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1" </dev/null >>"$log" 2>&1 &
 pid=$!
 rc=

@@ -6,7 +6,7 @@
 # qemu/accel-probe.sh boots a guest under KVM that must reach user space
 # within seconds. The probe runs once per boot of the machine and user; its
 # answer is kept in build/accel/probe-UID, keyed by
-# /proc/sys/kernel/random/boot_id. It boots BZIMAGE, else the kit's built
+# /proc/sys/kernel/random/boot_id. It boots KERNEL, else the kit's built
 # 6.12 (or mainline) kernel; before any kernel is built the answer is TCG,
 # "not probed yet", and nothing is kept.
 # KIT_ACCEL=tcg forces TCG. KIT_ACCEL=kvm forces KVM without the probe (it
@@ -17,17 +17,19 @@
 # Test seams (make check-static's stubbed probes): KIT_ACCEL_STATE is the file
 # the answer is kept in, KIT_BOOT_ID the boot's id, KIT_KVM_DEVICE replaces
 # /dev/kvm; and accel-probe.sh's KIT_QEMU.
-# Usage: accel.sh [--why] [--kernel BZIMAGE]
+# Usage: accel.sh [--why] [--kernel KERNEL]
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
 kit_root=$(dirname "$here")
+# shellcheck source=qemu/machine.sh
+. "$here/machine.sh"
 why_wanted=0 kernel=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--why) why_wanted=1 ;;
 	--kernel) kernel=${2:?--kernel needs a file} && shift ;;
-	*) echo "usage: accel.sh [--why] [--kernel BZIMAGE]" >&2 && exit 2 ;;
+	*) echo "usage: accel.sh [--why] [--kernel KERNEL]" >&2 && exit 2 ;;
 	esac
 	shift
 done
@@ -47,7 +49,7 @@ probe_answer() {
 		kernel=
 	elif [ -z "$kernel" ]; then
 		for k in "$kit_root/build/kernel" "$kit_root/build/kernel-mainline"; do
-			[ ! -f "$k/arch/x86/boot/bzImage" ] || { kernel=$k/arch/x86/boot/bzImage && break; }
+			[ ! -f "$(kit_kernel_image "$k")" ] || { kernel=$(kit_kernel_image "$k") && break; }
 		done
 	fi
 	mkdir -p "$(dirname "$state")"

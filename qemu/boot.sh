@@ -2,21 +2,24 @@
 # Boot a guest with QEMU's edu device and a hard timeout, under KVM when a
 # guest has been seen to run under it on this boot of the machine, TCG
 # otherwise (qemu/accel.sh decides, probing once; KIT_ACCEL=tcg or kvm forces
-# one). The probe (qemu/accel-probe.sh) gives its guest the same machine:
-# keep the two in step.
-# Usage: boot.sh BZIMAGE INITRAMFS LOG [EXTRA_CMDLINE]  (LOG "-" = interactive)
+# one). The machine is qemu/machine.sh's, as the probe's (qemu/accel-probe.sh).
+# Usage: boot.sh KERNEL_OBJ_DIR INITRAMFS LOG [EXTRA_CMDLINE]
+#        (a kit kernel's build folder; LOG "-" = interactive)
 set -euo pipefail
 
-kernel=$1 initrd=$2 log=$3 extra=${4:-}
+kobj=$1 initrd=$2 log=$3 extra=${4:-}
 timeout_s=${KIT_BOOT_TIMEOUT:-180}
 here=$(dirname "$(realpath "$0")")
+# shellcheck source=qemu/machine.sh
+. "$here/machine.sh"
+kernel=$(kit_kernel_image "$kobj")
 accel=(-accel "$("$here/accel.sh" --kernel "$kernel")")
 # KIT_CPUS: virtual CPUs (a stage.conf's STAGE_CPUS; make stress uses 2, which
 # TCG runs on two host threads). One socket each: without ACPI the kernel
-# finds its CPUs in SeaBIOS's MP table, which lists one processor per socket.
+# finds its CPUs in the firmware's MP table, which lists one processor per
+# socket.
 cpus=${KIT_CPUS:-1}
-qemu=(qemu-system-x86_64 "${accel[@]}" -m 512M -smp "$cpus,sockets=$cpus" -nographic -no-reboot -nic none
-	-device edu -kernel "$kernel" -initrd "$initrd")
+qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus,sockets=$cpus" "${kit_machine[@]}" -kernel "$kernel" -initrd "$initrd")
 cmdline="console=ttyS0 panic=-1 $extra"
 
 if [ "$log" = - ]; then

@@ -51,10 +51,10 @@ fi
 
 KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$(kit_build_path modules)/$id}" "$checker" "$initrd"
 echo "# $label: $title"
-echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why --kernel "$kobj/arch/x86/boot/bzImage"); console log: ${log#"$kit_root"/}"
+echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why --kernel "$kobj/vmlinux"); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
 boot_rc=0
-"$here/boot.sh" "$kobj/arch/x86/boot/bzImage" "$initrd" "$log" "$cmdline" || boot_rc=$?
+"$here/boot.sh" "$kobj" "$initrd" "$log" "$cmdline" || boot_rc=$?
 seconds=$(echo "$(date +%s.%N) - $start" | bc)
 seconds=$(printf '%.1f' "$seconds")
 echo "# $label: guest finished in ${seconds}s (exit $boot_rc)"

@@ -23,9 +23,9 @@ chmod 755 "$tmp"
 # the cases asked as nobody must reach them wherever the kit lives (a
 # clone in a mktemp -d folder is closed to other users).
 mkdir "$tmp/qemu"
-cp "$here/../accel.sh" "$here/../accel-probe.sh" "$tmp/qemu/"
+cp "$here/../accel.sh" "$here/../accel-probe.sh" "$here/../machine.sh" "$tmp/qemu/"
 chooser=$tmp/qemu/accel.sh
-touch "$tmp/bzImage" "$tmp/kvm"
+touch "$tmp/vmlinux" "$tmp/kvm"
 chmod 666 "$tmp/kvm"
 
 # Stub QEMUs: each counts its runs in its calls file, then does what a QEMU
@@ -66,7 +66,7 @@ case_is() {
 		bad=1
 	fi
 }
-k=(--kernel "$tmp/bzImage")
+k=(--kernel "$tmp/vmlinux")
 
 # No /dev/kvm.
 case_is "no /dev/kvm" "TCG (no /dev/kvm); exit 0" KIT_KVM_DEVICE="$tmp/none" -- --why "${k[@]}"
@@ -119,7 +119,7 @@ case_is "a working KVM, KIT_ACCEL=tcg" "TCG (KIT_ACCEL=tcg); exit 0" KIT_QEMU="$
 case_is "a working KVM, KIT_ACCEL=kvm" "kvm; exit 0" KIT_QEMU="$tmp/works" KIT_ACCEL=kvm -- "${k[@]}"
 case_is "a bad KIT_ACCEL refused" "error: KIT_ACCEL=bogus (use auto, kvm or tcg); exit 2" KIT_ACCEL=bogus -- "${k[@]}"
 case_is "no kernel to probe with" "TCG (KVM present, not probed yet: no kernel built to boot); exit 0" \
-	KIT_QEMU="$tmp/works" -- --why --kernel "$tmp/no-bzImage"
+	KIT_QEMU="$tmp/works" -- --why --kernel "$tmp/no-vmlinux"
 
 # Remembered for the boot: three guests asking at once probe once; the
 # next boot probes again.

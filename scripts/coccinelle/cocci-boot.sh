@@ -127,8 +127,8 @@ build_variant() { # VARIANT
 	rc=$?
 	if [ "$rc" = 0 ]; then
 		rm -rf "$out/kernel-$variant"
-		mkdir -p "$out/kernel-$variant/arch/x86/boot"
-		cp "$kobj/arch/x86/boot/bzImage" "$out/kernel-$variant/arch/x86/boot/"
+		mkdir -p "$out/kernel-$variant"
+		cp "$kobj/vmlinux" "$out/kernel-$variant/"
 		cp "$kobj/System.map" "$out/kernel-$variant/"
 	fi
 	restore_sources

@@ -43,7 +43,7 @@ start=$(date +%s)
 boot_bench() { # KERNEL KOBJ
 	local log="$logs/bench-$1.log" initrd="$kit_root/build/initramfs/bench-$1.cpio"
 	echo "# booting the $1 kernel with the bench under $("$kit_root/qemu/accel.sh" --why); console log: ${log#"$kit_root"/}"
-	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$2/arch/x86/boot/bzImage" "$initrd" "$log" || true
+	KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-600} "$kit_root/qemu/boot.sh" "$2" "$initrd" "$log" || true
 	kit_log_section "$log" bench_mmap >"$out/$1.tap"
 }
 

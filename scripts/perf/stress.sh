@@ -63,7 +63,7 @@ fi
 cpus=$(kit_conf_get "$conf" STAGE_CPUS)
 echo "# booting the kit kernel with $cpus CPUs under $("$kit_root/qemu/accel.sh" --why); console log: ${log#"$kit_root"/}"
 KIT_CPUS=$cpus KIT_BOOT_TIMEOUT=${KIT_BOOT_TIMEOUT:-900} "$kit_root/qemu/boot.sh" \
-	"$kobj/arch/x86/boot/bzImage" "$initrd" "$log" || true
+	"$kobj" "$initrd" "$log" || true
 kit_log_section "$log" stress_mmap >"$out/stress.tap"
 guest_tests=0
 while IFS= read -r line; do

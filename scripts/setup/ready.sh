@@ -32,7 +32,7 @@ kernel_612=0 kernel_mainline=0
 # Built, and newer than what it is built from (the series, the configuration).
 built() { # OBJ INPUT...
 	local stamp=$1/.stamp-kernel-built
-	[ -f "$stamp" ] && [ -f "$1/arch/x86/boot/bzImage" ] || return 1
+	[ -f "$stamp" ] && [ -f "$1/vmlinux" ] || return 1
 	shift
 	[ -z "$(find "$@" -newer "$stamp" 2>/dev/null | head -n 1)" ]
 }
