@@ -15,6 +15,8 @@ kobj=$(realpath "$1") checker=$(realpath "$2") id=$3
 here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/stages.sh
 . "$here/stages.sh"
+# shellcheck source=qemu/machine.sh
+. "$here/machine.sh"
 # shellcheck source=qemu/guest-log.sh
 . "$here/guest-log.sh"
 kit_require_stage "$id"
@@ -51,7 +53,7 @@ fi
 
 KIT_VARIANT_DIR="$dir" "$here/make-initramfs.sh" "$conf" "${KIT_MODULE_DIR:-$(kit_build_path modules)/$id}" "$checker" "$initrd"
 echo "# $label: $title"
-echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why --kernel "$kobj/vmlinux"); console log: ${log#"$kit_root"/}"
+echo "# booting $(basename "$kobj") under $("$here/accel.sh" --why --kernel "$(kit_kernel_image "$kobj")"); console log: ${log#"$kit_root"/}"
 start=$(date +%s.%N)
 boot_rc=0
 "$here/boot.sh" "$kobj" "$initrd" "$log" "$cmdline" || boot_rc=$?
