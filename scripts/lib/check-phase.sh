@@ -8,8 +8,9 @@
 # slow run shows at once where its time went; scripts/dev/record-times.sh puts
 # the same table into the docs. In a background lane (scripts/lib/
 # check-lane.sh sets KIT_PHASE_LANE=NAME) the phases go to
-# build/timings/phases-NAME, and --end there records the lane's end; the
-# table shows each lane after the main line, its phases marked as beside it.
+# build/timings/phases-NAME, and --end there records the lane's end (--table
+# records the main line's); the table shows each lane after the main line,
+# its phases marked as beside it.
 # Each row also says how much CPU the phase took (core-seconds: user + system
 # time of the finished commands of the make that runs it; work that a phase
 # leaves in the background, as the mainline kernel's build, counts nowhere).
@@ -56,8 +57,11 @@ rows() { # FILE END END_TICKS PREFIX
 
 if [ "${1:-}" = --table ]; then
 	[ -f "$phases" ] || { echo "no phases recorded (make check writes $phases)" >&2 && exit 0; }
+	# The main line ends here: its last phase's end, for this table and
+	# for scripts/dev/record-times.sh.
+	printf '%d\t--end\t%d\n' $((now - start)) "$(cpu_ticks)" >>"$phases"
 	echo ">> make check's timeline (phase: its duration, its CPU time, its start after the beginning)"
-	rows "$phases" $((now - start)) "$(cpu_ticks)" ""
+	rows "$phases" $((now - start)) 0 ""
 	for f in "$timings"/phases-*; do
 		[ -f "$f" ] || continue
 		rows "$f" $((now - start)) 0 "(${f##*/phases-} lane, beside the above) "
