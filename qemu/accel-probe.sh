@@ -4,7 +4,12 @@
 # /init (busybox) and waits, at most KIT_ACCEL_PROBE_TIMEOUT seconds (15),
 # for that /init to print its mark: a kernel that reaches user space has
 # passed the early boot that half-working nested KVM cannot run (an
-# "emulation failure" at an xrstor, QEMU aborting on an MSR). The guest gets
+# "emulation failure" at an xrstor, QEMU aborting on an MSR). The kernel
+# prints from its first moments (earlycon): one that has printed nothing
+# after KIT_ACCEL_PROBE_SILENT seconds (5) never started, the way some
+# nested KVM fails, its vCPU spinning in the host kernel (waiting out the
+# 15 s there cost 15 s of a core). Under TCG, ten times slower than KVM,
+# its first line comes 0.5 s after QEMU starts. The guest gets
 # QEMU's default CPU and the machine of qemu/boot.sh's guests (qemu/machine.sh).
 # Prints one line: "kvm REASON" when the guest ran, "tcg REASON" when it
 # did not, e.g. "tcg KVM present but a guest could not run: emulation failure".
@@ -22,6 +27,9 @@ qemu=${KIT_QEMU:-qemu-system-x86_64}
 # shellcheck source=qemu/machine.sh
 . "$(dirname "$(realpath "$0")")/machine.sh"
 timeout_s=${KIT_ACCEL_PROBE_TIMEOUT:-15}
+silent_s=${KIT_ACCEL_PROBE_SILENT:-5}
+# The kernel's first line (start_kernel's banner, replayed by earlycon).
+first_line='Linux version'
 mark=KIT-ACCEL-PROBE-USER-SPACE
 
 [ -f "$kernel" ] || { echo "error: accel-probe.sh: no kernel image $kernel" >&2; exit 2; }
@@ -52,11 +60,15 @@ failures='emulation failure|failed to set MSR|KVM internal error|Permission deni
 : >"$log"
 start=$(date +%s.%N)
 "$qemu" -accel kvm -smp 1,sockets=1 "${kit_machine[@]}" \
-	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 panic=-1" </dev/null >>"$log" 2>&1 &
+	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 earlycon=uart8250,io,0x3f8 panic=-1" </dev/null >>"$log" 2>&1 &
 pid=$!
-rc=
-deadline=$((SECONDS + timeout_s))
+rc="" silent=""
+deadline=$((SECONDS + timeout_s)) first_deadline=$((SECONDS + silent_s))
 while [ "$SECONDS" -lt "$deadline" ]; do
+	if [ "$SECONDS" -ge "$first_deadline" ] && ! grep -q "$first_line" "$log"; then
+		silent=1
+		break
+	fi
 	if ! kill -0 "$pid" 2>/dev/null; then
 		rc=0
 		wait "$pid" || rc=$?
@@ -85,7 +97,9 @@ case "$log_text" in
 *"KVM internal error"*) why="KVM internal error" ;;
 *"failed to initialize kvm"* | *"failed to initialize KVM"*) why="QEMU could not initialise KVM" ;;
 *)
-	if [ "$rc" = timeout ]; then
+	if [ -n "$silent" ]; then
+		why="the kernel printed nothing within $silent_s s"
+	elif [ "$rc" = timeout ]; then
 		why="no user space within $timeout_s s"
 	else
 		last=$(grep -v '^\s*$' <<<"$log_text" | tail -n 1 | cut -c 1-80)

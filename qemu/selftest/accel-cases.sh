@@ -2,7 +2,8 @@
 # The accelerator chooser (qemu/accel.sh and its probe, qemu/accel-probe.sh)
 # against stubs, whatever this machine has: no /dev/kvm, a /dev/kvm this user
 # cannot open, a KVM whose guest cannot run (an emulation failure, QEMU
-# aborting on an MSR, a silent hang), and a working KVM. A stub device file
+# aborting on an MSR, a kernel that never prints, one that hangs before user
+# space), and a working KVM. A stub device file
 # stands in for /dev/kvm (KIT_KVM_DEVICE) and a stub script for QEMU
 # (KIT_QEMU); the probe's answer is kept in a file of the test's own
 # (KIT_ACCEL_STATE), so the machine's own answer is neither used nor changed.
@@ -38,6 +39,7 @@ stub works 'echo "Run /init as init process"; echo KIT-ACCEL-PROBE-USER-SPACE; e
 stub emulation 'echo "KVM internal error. Suberror: 1"; echo "emulation failure"; echo "RAX=0000000000000000 RIP=ffffffff81001234"; sleep 600'
 stub msr 'echo "qemu-system-x86_64: error: failed to set MSR 0x10a to 0x69" >&2; echo "qemu-system-x86_64: ../target/i386/kvm/kvm.c:3225: kvm_buf_set_msrs: Assertion failed." >&2; exit 134'
 stub silent 'echo "Booting from ROM..."; sleep 600'
+stub stuck 'echo "[    0.000000] Linux version 6.12.0 (kit@probe)"; sleep 600'
 stub slow-works 'sleep 1; echo KIT-ACCEL-PROBE-USER-SPACE; exit 0'
 
 calls() { # STUB: how many times it ran
@@ -55,7 +57,7 @@ case_is() {
 	while [ "$1" != -- ]; do env+=("$1") && shift; done
 	shift
 	n=$((n + 1))
-	got=$(env -u KIT_ACCEL KIT_ACCEL_STATE="$tmp/case-$n/state" KIT_BOOT_ID=boot-a KIT_ACCEL_PROBE_TIMEOUT=3 \
+	got=$(env -u KIT_ACCEL KIT_ACCEL_STATE="$tmp/case-$n/state" KIT_BOOT_ID=boot-a KIT_ACCEL_PROBE_TIMEOUT=3 KIT_ACCEL_PROBE_SILENT=1 \
 		KIT_KVM_DEVICE="$tmp/kvm" "${env[@]}" "$chooser" "$@" 2>&1) || rc=$?
 	got="$got; exit $rc"
 	# shellcheck disable=SC2053 # WANT is a glob
@@ -108,8 +110,15 @@ if [ $((SECONDS - start)) -ge 3 ]; then
 fi
 case_is "KVM where QEMU aborts on an MSR" "TCG (KVM present but a guest could not run: QEMU aborted: failed to set MSR 0x10a); exit 0" \
 	KIT_QEMU="$tmp/msr" -- --why "${k[@]}"
-case_is "KVM whose guest hangs silently" "TCG (KVM present but a guest could not run: no user space within 3 s); exit 0" \
+start=$SECONDS
+case_is "KVM whose kernel never prints" "TCG (KVM present but a guest could not run: the kernel printed nothing within 1 s); exit 0" \
 	KIT_QEMU="$tmp/silent" -- --why "${k[@]}"
+if [ $((SECONDS - start)) -ge 3 ]; then
+	echo "WRONG: the silent kernel was told after $((SECONDS - start)) s, at the probe's timeout"
+	bad=1
+fi
+case_is "KVM whose kernel prints, then hangs before user space" "TCG (KVM present but a guest could not run: no user space within 3 s); exit 0" \
+	KIT_QEMU="$tmp/stuck" -- --why "${k[@]}"
 case_is "a KVM that cannot run guests, KIT_ACCEL=kvm forces it" "kvm; exit 0" KIT_QEMU="$tmp/silent" KIT_ACCEL=kvm -- "${k[@]}"
 case_is "a KVM that cannot run guests, KIT_ACCEL=tcg" "tcg; exit 0" KIT_QEMU="$tmp/silent" KIT_ACCEL=tcg -- "${k[@]}"
 
