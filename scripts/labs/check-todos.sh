@@ -11,10 +11,13 @@
 # turn, runs the checker programs its named checks belong to, and unloads it
 # (qemu/guest-init.sh, STAGE_MUTANTS). When the joint build fails, each
 # mutant is built alone, to tell which one does not build; when that guest
-# does not run cleanly, one guest per mutant instead. Prints a table per
-# stage and TAP, ends with "N passed, N failed" and writes
-# build/logs/NAME.result (--result NAME, default todos) for the summary
-# table of make check.
+# does not run cleanly, one guest per mutant instead. Stages are proved
+# side by side, KIT_JOBS at once (default: the number of cores; make check
+# runs the 6.12 stages' proof last, where the other lane may have ended):
+# each stage's kbuild and guest are one core's work. Prints a table per
+# stage (in order, each once it is done) and TAP, ends with "N passed, N
+# failed" and writes build/logs/NAME.result (--result NAME, default todos)
+# for the summary table of make check.
 # Usage: check-todos.sh [--result NAME] KERNEL_OBJ_DIR CHECKER_DIR [STAGE_ID...]
 #        (default: every lab stage)
 set -uo pipefail
@@ -36,16 +39,25 @@ mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
 start=$(date +%s)
 passed=0 failed=0 skipped=0 n=0 tap=() waited=0
+jobs=${KIT_JOBS:-$(nproc)}
 
-result() { # OK(0/1) DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		tap+=("ok $n - $2")
-		passed=$((passed + 1))
-	else
-		tap+=("not ok $n - $2")
-		failed=$((failed + 1))
-	fi
+# A stage's results are written by its job, one line each: "0 TAB
+# DESCRIPTION" (passed), "1 TAB ..." (failed) or "skip TAB ... # SKIP WHY",
+# and counted once the job is done (tally).
+results_of() { echo "$mutants/$1.results"; }
+result() { # OK(0/1/skip) DESCRIPTION (in a stage's job: $stage_results)
+	printf '%s\t%s\n' "$1" "$2" >>"$stage_results"
+}
+tally() { # RESULTS_FILE
+	local ok desc
+	while IFS=$'\t' read -r ok desc; do
+		n=$((n + 1))
+		case "$ok" in
+		0) tap+=("ok $n - $desc") && passed=$((passed + 1)) ;;
+		skip) tap+=("ok $n - $desc") && skipped=$((skipped + 1)) ;;
+		*) tap+=("not ok $n - $desc") && failed=$((failed + 1)) ;;
+		esac
+	done <"$1"
 }
 
 # The checker program that defines the fixture of a test "fixture.test".
@@ -72,36 +84,23 @@ boot_mutant() {
 	return 0
 }
 
-# shellcheck disable=SC2046 # ids are single words
-[ $# -gt 0 ] || set -- $(kit_stage_ids)
-for id; do
+# The proof of stage ID (a job of its own: prints its table, writes its
+# results to $stage_results).
+prove_stage() { # ID
+	local id=$1 dir stage_checks markers stage_kobj batch modules t name p c
+	local written=() names=() assign=() run batched skeleton_checks skeleton_built
+	local checks verdict why taps bad total rc out
+	local -A why_not=() progs_of=()
 	dir=$(kit_stage_dir "$id")
-	case "$dir" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
 	stage_checks=$(kit_stage_get "$id" STAGE_CHECKS)
 	markers=$(kit_stage_todos "$id")
 	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
-	if [ "$(kit_stage_kernel "$id")" = mainline ]; then
-		# make check builds it in the background meanwhile.
-		wait_start=$(date +%s)
-		"$here/../kernel/kernel-mainline.sh" --wait 2>&1 | sed "s/^/   /" || true
-		waited=$((waited + $(date +%s) - wait_start))
-		why=$(kit_mainline_unavailable)
-		if [ -n "$why" ]; then
-			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why"
-			n=$((n + 1))
-			tap+=("ok $n - stage $id: every TODO # SKIP $why")
-			skipped=$((skipped + 1))
-			continue
-		fi
-	fi
 	echo ">> stage $id: $(echo "$markers" | wc -w) TODOs, one mutant each, and the skeleton, in one guest"
 	# 1. Write every mutant (and the skeleton) into a folder of the batch,
 	# $batch/todoN/ and $batch/skeleton/, and build them.
 	batch="$mutants/$id"
 	modules=$(kit_stage_get "$id" STAGE_MODULES)
 	rm -rf "$batch" && mkdir -p "$batch"
-	written=() names=() assign=()
-	declare -A why_not=() progs_of=()
 	for t in $markers; do
 		if [ -z "$(kit_todo_checks "$id" "$t")" ]; then
 			why_not[$t]="has no checks named in STAGE_TODO_CHECKS"
@@ -204,8 +203,46 @@ for id; do
 	else
 		result 1 "stage $id: the untouched skeleton does not build (see $batch/skeleton/build.log)"
 	fi
-	unset why_not progs_of
+}
+
+# Each lab stage a job, at most $jobs at once; their outputs are printed in
+# the stages' order, each once it is done (the oldest job is waited for
+# when all slots are taken).
+declare -A job_of=()
+queue=()
+print_oldest() {
+	local id=${queue[0]}
+	wait "${job_of[$id]}"
+	cat "$mutants/$id.out"
+	tally "$(results_of "$id")"
+	queue=("${queue[@]:1}")
+}
+# shellcheck disable=SC2046 # ids are single words
+[ $# -gt 0 ] || set -- $(kit_stage_ids)
+for id; do
+	case "$(kit_stage_dir "$id")" in "$kit_root"/labs/[0-9][0-9]-*) ;; *) continue ;; esac
+	stage_results=$(results_of "$id")
+	: >"$stage_results"
+	if [ "$(kit_stage_kernel "$id")" = mainline ]; then
+		# make check builds it in the background meanwhile; waited for
+		# here, not in the stages' jobs.
+		wait_start=$(date +%s)
+		"$here/../kernel/kernel-mainline.sh" --wait 2>&1 | sed "s/^/   /" || true
+		waited=$((waited + $(date +%s) - wait_start))
+		why=$(kit_mainline_unavailable)
+		if [ -n "$why" ]; then
+			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why" >"$mutants/$id.out"
+			result skip "stage $id: every TODO # SKIP $why"
+			true &
+			job_of[$id]=$! queue+=("$id")
+			continue
+		fi
+	fi
+	while [ ${#queue[@]} -ge "$jobs" ]; do print_oldest; done
+	prove_stage "$id" >"$mutants/$id.out" 2>&1 &
+	job_of[$id]=$! queue+=("$id")
 done
+while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
 
 # The proof's own time: without the wait for the mainline kernel, which
 # make check builds in the background meanwhile.

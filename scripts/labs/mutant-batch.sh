@@ -9,7 +9,7 @@
 # Build the mutants NAME... of the batch folder BATCH (each with the stage's
 # modules MODULES) against the kernel KOBJ in one kbuild run: named .ko
 # targets skip kbuild's check that module names are unique, which these are
-# not. Fails if any of them does not build; LOG says why.
+# not; as many jobs as cores. Fails if any of them does not build; LOG says why.
 kit_build_mutants() { # KOBJ BATCH "MODULE..." LOG NAME...
 	local kobj=$1 batch=$2 modules=$3 log=$4 name module targets=()
 	shift 4
@@ -17,7 +17,7 @@ kit_build_mutants() { # KOBJ BATCH "MODULE..." LOG NAME...
 		for module in $modules; do targets+=("$name/$module.ko"); done
 	done
 	echo "obj-m := ${*/%//}" >"$batch/Kbuild"
-	make -s -C "$kobj" M="$batch" "${targets[@]}" >"$log" 2>&1
+	make -s -C "$kobj" M="$batch" -j"$(nproc)" "${targets[@]}" >"$log" 2>&1
 }
 
 # Boot stage ID once for the mutants NAME... of BATCH (built): the guest
