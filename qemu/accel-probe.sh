@@ -60,7 +60,7 @@ failures='emulation failure|failed to set MSR|KVM internal error|Permission deni
 : >"$log"
 start=$(date +%s.%N)
 "$qemu" -accel kvm -smp 1,sockets=1 "${kit_machine[@]}" \
-	-kernel "$kernel" -initrd "$initrd" -append "console=ttyS0 earlycon=uart8250,io,0x3f8 panic=-1" </dev/null >>"$log" 2>&1 &
+	-kernel "$kernel" -initrd "$initrd" -append "$kit_cmdline earlycon=uart8250,io,0x3f8" </dev/null >>"$log" 2>&1 &
 pid=$!
 rc="" silent=""
 deadline=$((SECONDS + timeout_s)) first_deadline=$((SECONDS + silent_s))

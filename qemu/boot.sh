@@ -20,7 +20,7 @@ accel=(-accel "$("$here/accel.sh" --kernel "$kernel")")
 # socket.
 cpus=${KIT_CPUS:-1}
 qemu=(qemu-system-x86_64 "${accel[@]}" -smp "$cpus,sockets=$cpus" "${kit_machine[@]}" -kernel "$kernel" -initrd "$initrd")
-cmdline="console=ttyS0 panic=-1 $extra"
+cmdline="$kit_cmdline $extra"
 
 if [ "$log" = - ]; then
 	exec "${qemu[@]}" -append "$cmdline kit.shell"
