@@ -146,9 +146,9 @@ else ifeq ($(STAGE),)
 # The mainline kernel is fetched in the background from the start and built
 # there (nice 19) once the 6.12 kernel is built. The 6.12 stages boot as soon
 # as the kernel, their modules and the checker are built (the first guest is
-# the figure a newcomer waits for). make cocci-boot follows: it rebuilds the
-# 6.12 kernel in place, so it runs before anything else can use that
-# kernel. Then the mainline lane starts in the background
+# the figure a newcomer waits for). make cocci-boot follows: it swaps two
+# files of the 6.12 tree while it builds its images (in a copy of
+# build/kernel), so it runs before anything else reads that tree. Then the mainline lane starts in the background
 # (scripts/lib/check-lane.sh): it waits for the mainline kernel and runs
 # what needs it (and, to even out the two lanes, make check-driver-cases),
 # beside the 6.12 phases that follow, so that both cores stay busy once the

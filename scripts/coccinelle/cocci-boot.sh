@@ -8,12 +8,13 @@
 #      sed script), to prove that the comparison below catches a bad
 #      conversion. The conf's STAGE_REAL_PREPARE, if any, makes the data its
 #      guest needs (STAGE_GUEST_FILES) in build/real-drivers/NAME/;
-#   2. two images, shared by all the drivers: build/kernel rebuilt
-#      incrementally with every driver's converted file swapped into the
-#      tree, then with every mutant, each image kept aside in
-#      build/real-drivers/kernel-converted and kernel-mutant; then the
-#      original files go back (even on failure or interruption) and
-#      build/kernel is rebuilt as it was, once;
+#   2. two images, shared by all the drivers, built in a copy of
+#      build/kernel (build/real-drivers/kernel-obj, incremental there):
+#      with every driver's converted file swapped into the tree, then with
+#      every mutant, each image kept aside in build/real-drivers/
+#      kernel-converted and kernel-mutant; the original files go back with
+#      their own timestamps (even on failure or interruption), so
+#      build/kernel, never built here, stays up to date as it was;
 #   3. boot the conf's checks on the original, the converted and the mutant;
 #   4. the original and the converted pass, and the "# observed:" lines of
 #      the two (data, VmFlags, errno) are the same; the mutant fails.
@@ -34,15 +35,16 @@ mkdir -p "$out" "$logs"
 start=$(date +%s)
 jobs=$(nproc)
 
-stamp="$kobj/.stamp-kernel-built"
+# The copy of build/kernel the two images are built in (removed after).
+vkobj="$out/kernel-obj"
 # The tree's files swapped out, and where their originals are kept: put back
-# by restore_sources (also on exit) with a new timestamp, so that make
-# rebuilds from them.
+# by restore_sources (also on exit) with their own timestamps, older than
+# build/kernel's objects, so that make there has nothing to rebuild.
 swapped=() saved=()
 restore_sources() {
 	local i
 	for i in "${!swapped[@]}"; do
-		cp "${saved[$i]}" "${swapped[$i]}"
+		cp -p "${saved[$i]}" "${swapped[$i]}"
 	done
 	swapped=() saved=()
 }
@@ -88,7 +90,7 @@ prepare_driver() { # CONF
 		result 1 "$name: the kit kernel has $config=y (qemu/kernel.config)"
 		return
 	fi
-	cp "$src/$f" "$dir/original.c"
+	cp -p "$src/$f" "$dir/original.c"
 	cp "$src/$f" "$dir/converted.c"
 	log=$("$conv" "$dir/converted.c" 2>&1)
 	rc=1
@@ -111,9 +113,9 @@ prepare_driver() { # CONF
 	ready+=("$name")
 }
 
-# 2. Build the kit kernel with every ready driver's VARIANT.c in place of
-# the tree's file and keep its image and System.map in
-# build/real-drivers/kernel-VARIANT (laid out like a kernel build
+# 2. Build the kit kernel, in its copy $vkobj, with every ready driver's
+# VARIANT.c in place of the tree's file and keep its image and System.map
+# in build/real-drivers/kernel-VARIANT (laid out like a kernel build
 # directory, for run-stage.sh). Prints make's output on failure. Not to be
 # run in a subshell ($(...)): the files it swaps must be known to the trap.
 build_variant() { # VARIANT
@@ -123,13 +125,13 @@ build_variant() { # VARIANT
 		swapped+=("$src/${file[$name]}")
 		cp "$out/$name/$variant.c" "$src/${file[$name]}"
 	done
-	make -s -C "$src" O="$kobj" -j"$jobs" 2>&1
+	make -s -C "$src" O="$vkobj" -j"$jobs" 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
 		rm -rf "$out/kernel-$variant"
 		mkdir -p "$out/kernel-$variant"
-		cp "$kobj/vmlinux" "$out/kernel-$variant/"
-		cp "$kobj/System.map" "$out/kernel-$variant/"
+		cp "$vkobj/vmlinux" "$out/kernel-$variant/"
+		cp "$vkobj/System.map" "$out/kernel-$variant/"
 	fi
 	restore_sources
 	return "$rc"
@@ -179,12 +181,16 @@ fi
 
 built=()
 if [ "${#ready[@]}" -gt 0 ]; then
-	# The kit kernel's stamp is removed meanwhile: if this is interrupted,
-	# the next `make kernel` rebuilds it from the original files.
-	rm -f "$stamp"
+	# kbuild records the object directory's path in some files (objtool's
+	# build): rewritten to the copy's, so that only the swapped files
+	# rebuild there (else all of it, objtool first).
+	echo "# copying build/kernel to ${vkobj#"$kit_root"/} for the two images"
+	fingerprint=$(cksum <"$kobj/vmlinux")
+	rm -rf "$vkobj" && cp -a "$kobj" "$vkobj" &&
+		"$kit_root/scripts/setup/relocate-build.py" --copy "$kobj" "$vkobj" 2>&1 | sed 's/^>>/#/'
 	ok=1
 	for variant in converted mutant; do
-		echo "# building the kit kernel with the $variant ${ready[*]} (incremental); its image goes to build/real-drivers/kernel-$variant"
+		echo "# building the kit kernel with the $variant ${ready[*]} (incremental, in its copy); its image goes to build/real-drivers/kernel-$variant"
 		build_variant "$variant" >"$out/build-$variant.log"
 		rc=$?
 		log=$(cat "$out/build-$variant.log")
@@ -198,17 +204,24 @@ if [ "${#ready[@]}" -gt 0 ]; then
 		done
 		[ "$rc" = 0 ] || { ok=0 && break; }
 	done
-	echo "# rebuilding the kit kernel with the original files"
-	log=$(make -s -C "$src" O="$kobj" -j"$jobs" 2>&1)
-	rebuild_rc=$?
-	all=$rebuild_rc
+	rm -rf "$vkobj"
+	# build/kernel is the one built before, and stays up to date: the
+	# tree's files are back with their own timestamps, older than their
+	# objects there.
+	all=0
 	for name in "${ready[@]}"; do
-		r=$rebuild_rc
-		[ "$r" != 0 ] || hook_in_map "$kobj" "$name" original || r=1
+		f=${file[$name]}
+		r=0 detail=
+		if [ "$(cksum <"$kobj/vmlinux")" != "$fingerprint" ]; then
+			r=1 detail="build/kernel/vmlinux changed"
+		elif [ ! "$src/$f" -ot "$kobj/${f%.c}.o" ]; then
+			r=1 detail="$f is not older than build/kernel/${f%.c}.o: make kernel would rebuild it"
+		elif ! hook_in_map "$kobj" "$name" original; then
+			r=1 detail="build/kernel/System.map has no ${hook[$name]}"
+		fi
 		[ "$r" = 0 ] || all=1
-		result "$r" "$name: the kit kernel is rebuilt with the original ${file[$name]} (${hook[$name]}() in its System.map)" "$log"
+		result "$r" "$name: the kit kernel is untouched, with the original $f (${hook[$name]}() in its System.map, the file older than its object)" "$detail"
 	done
-	[ "$all" != 0 ] || touch "$stamp"
 	[ "$ok" = 1 ] && [ "$all" = 0 ] && built=("${ready[@]}")
 fi
 for name in "${built[@]}"; do

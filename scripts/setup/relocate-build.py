@@ -16,7 +16,11 @@ none, and are skipped), keeping each file's timestamps, so that make and
 kbuild see the same, up-to-date tree at its new place. Binary files (object
 files' debug strings) are left alone: no build step reads a path from them.
 
-Usage: relocate-build.py BUILD_DIR
+--copy OLD_DIR NEW_DIR does the same for a copy (cp -a) of one object
+directory: OLD_DIR's path is rewritten to NEW_DIR's in the files under
+NEW_DIR (make cocci-boot builds its images in a copy of build/kernel).
+
+Usage: relocate-build.py BUILD_DIR | --copy OLD_DIR NEW_DIR
 """
 import os
 import re
@@ -68,7 +72,34 @@ def rewrite_link(path, pattern, new):
     return True
 
 
+def relocate(tree, old, new, skip=()):
+    """Rewrite the path OLD to NEW in the text files and symlinks under
+    TREE (but its top-level folders SKIP); prints what it did."""
+    start = time.monotonic()
+    # The old path as a whole path component: /a/kit, not /a/kit2.
+    pattern = re.compile(re.escape(os.fsencode(old)) +
+                         rb'(?=[/\s"\':;=)]|$)', re.M)
+    new = os.fsencode(new)
+    files = links = 0
+    for top, dirs, names in os.walk(tree):
+        if top == tree:
+            dirs[:] = [d for d in dirs if d not in skip]
+        for name in names + [d for d in dirs
+                             if os.path.islink(os.path.join(top, d))]:
+            path = os.path.join(top, name)
+            if os.path.islink(path):
+                links += rewrite_link(path, pattern, new)
+            elif os.path.isfile(path):
+                files += rewrite_file(path, pattern, new)
+    print(f'>> rewrote {files} files and {links} symlinks in '
+          f'{time.monotonic() - start:.1f} s', file=sys.stderr)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == '--copy':
+        relocate(os.path.realpath(sys.argv[3]), os.path.realpath(sys.argv[2]),
+                 os.path.realpath(sys.argv[3]))
+        return
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[-1])
     build = os.path.realpath(sys.argv[1])
@@ -81,27 +112,10 @@ def main():
     except FileNotFoundError:
         old = ''
     if old and old != root:
-        start = time.monotonic()
         print(f'>> the kit moved from {old} to {root}: '
               'rewriting the old path in build/ (no rebuild needed)',
               file=sys.stderr)
-        # The old path as a whole path component: /a/kit, not /a/kit2.
-        pattern = re.compile(re.escape(os.fsencode(old)) +
-                             rb'(?=[/\s"\':;=)]|$)', re.M)
-        new = os.fsencode(root)
-        files = links = 0
-        for top, dirs, names in os.walk(build):
-            if top == build:
-                dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
-            for name in names + [d for d in dirs
-                                 if os.path.islink(os.path.join(top, d))]:
-                path = os.path.join(top, name)
-                if os.path.islink(path):
-                    links += rewrite_link(path, pattern, new)
-                elif os.path.isfile(path):
-                    files += rewrite_file(path, pattern, new)
-        print(f'>> rewrote {files} files and {links} symlinks in '
-              f'{time.monotonic() - start:.1f} s', file=sys.stderr)
+        relocate(build, old, root, SKIP_DIRS)
     if old != root:
         with open(stamp, 'w') as f:
             f.write(root + '\n')
