@@ -13,7 +13,7 @@ here=$(dirname "$(realpath "$0")")
 # shellcheck source=qemu/machine.sh
 . "$here/machine.sh"
 kernel=$(kit_kernel_image "$kobj")
-accel=(-accel "$("$here/accel.sh" --kernel "$kernel")")
+accel=(-accel "$(kit_accel "$("$here/accel.sh" --kernel "$kernel")")")
 # KIT_CPUS: virtual CPUs (a stage.conf's STAGE_CPUS; make stress uses 2, which
 # TCG runs on two host threads). One socket each: without ACPI the kernel
 # finds its CPUs in the firmware's MP table, which lists one processor per
