@@ -20,7 +20,10 @@
 # qemu/verdict.sh's, given its TAP and its part of the console log. A copy
 # that brings the guest down is judged on what it printed; the copies after
 # it get a guest of their own.
-# Writes build/logs/mistakes.result; the copies live in build/mistakes/.
+# The stages run side by side, KIT_JOBS at once (default: the number of
+# cores), each in a job of its own; their TAP is printed in the stages'
+# order. Writes build/logs/mistakes.result; the copies live in
+# build/mistakes/.
 # KIT_BEFORE_MAINLINE, when set, is a command run once before the first
 # stage of the mainline kernel (make check: wait for its lane's stages, so
 # that the 6.12 stages' mistakes run meanwhile).
@@ -57,19 +60,22 @@ entries_of() { # ID
 # copy with the mistake; the output must name the work/ file and line.
 compiler_error() { # ID PLANT HINT DESCRIPTION
 	local id=$1 plant=$2 hint=$3 work file out module_dir rc=0
-	export KIT_WORK_DIR="$area/work"
+	# A folder of its own per stage: the stages' jobs run side by side.
+	local base="$area/compiler-$id"
+	local kept="$base/kept" kept_module="$base/kept-module"
+	export KIT_WORK_DIR="$base/work"
 	work=$(kit_work_dir "$id")
-	mkdir -p "$work" "$area/kept"
+	mkdir -p "$work" "$kept"
 	cp "$(kit_stage_dir "$id")"/*.c "$work/"
 	file=$(ls "$work"/*.c)
 	sed -E -i "$plant" "$file"
-	kit_keep_stage_logs "$id" "$area/kept"
+	kit_keep_stage_logs "$id" "$kept"
 	# make check STAGE=ID builds the work/ copy in build/modules/ID: the
 	# folder is kept aside and put back after, so that the stage's module
 	# needs no rebuild (a fresh checkout has none yet: then it is built).
 	module_dir="$(kit_build_path modules)/$id"
-	rm -rf "$area/kept-module"
-	[ ! -d "$module_dir" ] || cp -a "$module_dir" "$area/kept-module"
+	rm -rf "$kept_module"
+	[ ! -d "$module_dir" ] || cp -a "$module_dir" "$kept_module"
 	out="$area/stage-$id-compiler.out"
 	if cmp -s "$file" "$(kit_stage_dir "$id")/$(basename "$file")"; then
 		rc=1 && echo "the planting sed changed nothing" >"$out"
@@ -79,14 +85,15 @@ compiler_error() { # ID PLANT HINT DESCRIPTION
 	fi
 	result "$rc" "$4: make check fails, naming ${hint}LINE:COLUMN" "$(grep -E 'error' "$out" | head -n 15)"
 	unset KIT_WORK_DIR
-	kit_put_back_stage_logs "$id" "$area/kept"
-	rm -rf "$area/kept" "$work" "$module_dir"
-	if [ -d "$area/kept-module" ]; then
-		mv "$area/kept-module" "$module_dir"
+	kit_put_back_stage_logs "$id" "$kept"
+	rm -rf "$kept" "$work" "$module_dir"
+	if [ -d "$kept_module" ]; then
+		mv "$kept_module" "$module_dir"
 	else
 		"$top/scripts/labs/modules.sh" "$top/build/kernel" "$id" >/dev/null 2>&1 ||
 			result 1 "stage $id: its module builds again from the solution"
 	fi
+	rm -rf "$base"
 }
 
 # The part of console log LOG that copy NAME printed: from its load to its
@@ -128,30 +135,24 @@ verdict_names() { # VERDICT TODO HINT
 	[ -n "$1" ] && grep -qE "^#   TODO $2 " <<<"$(tail -n 1 <<<"$upto")" && grep -qF -- "$3" <<<"$upto"
 }
 
-echo "TAP version 13"
-# shellcheck disable=SC2046 # ids are single words
-[ $# -gt 0 ] || set -- $(kit_stage_ids)
-total=0
-for id; do
-	[ -f "$(kit_stage_dir "$id")/mistakes.tsv" ] || continue
+# Stage ID's corpus, in a job of its own: prints its TAP numbered from 1
+# and writes "PASSED FAILED SKIPPED N" to $area/ID.counts.
+plant_stage() { # ID
+	local id=$1 entries e i todo mistake plant hint what name file batch modules
+	local names=() built=() stage_kobj programs remaining round run checks next crashed verdict rc why
+	local -A todo_of=() hint_of=() what_of=()
+	passed=0 failed=0 skipped=0 n=0
 	mapfile -t entries < <(entries_of "$id")
-	total=$((total + ${#entries[@]}))
-	if [ "$(kit_stage_kernel "$id")" = mainline ] && [ -n "${KIT_BEFORE_MAINLINE:-}" ]; then
-		# shellcheck disable=SC2086 # a command and its words
-		$KIT_BEFORE_MAINLINE
-		KIT_BEFORE_MAINLINE=
-	fi
 	if [ "$(kit_stage_kernel "$id")" = mainline ] && why=$(kit_mainline_not_ready) && [ -n "$why" ]; then
 		for e in "${entries[@]}"; do
 			IFS=$'\t' read -r i todo _ mistake _ _ <<<"$e"
 			skip "stage $id, TODO $todo: $mistake" "$why"
 		done
-		continue
+		echo "$passed $failed $skipped $n" >"$area/$id.counts"
+		return
 	fi
 	batch="$area/$id" modules=$(kit_stage_get "$id" STAGE_MODULES)
 	mkdir -p "$batch"
-	names=() built=()
-	declare -A todo_of=() hint_of=() what_of=()
 	for e in "${entries[@]}"; do
 		IFS=$'\t' read -r i todo _ mistake plant hint <<<"$e"
 		what="stage $id, TODO $todo: $mistake"
@@ -172,7 +173,10 @@ for id; do
 		fi
 		names+=("$name") todo_of[$name]=$todo hint_of[$name]=$hint what_of[$name]=$what
 	done
-	[ ${#names[@]} -gt 0 ] || continue
+	if [ ${#names[@]} -eq 0 ]; then
+		echo "$passed $failed $skipped $n" >"$area/$id.counts"
+		return
+	fi
 	echo "# stage $id: ${#names[@]} mistakes planted, one kbuild run, one guest"
 	stage_kobj=$(kit_stage_kobj "$id" "$kobj")
 	if ! kit_build_mutants "$stage_kobj" "$batch" "$modules" "$batch/build.log" "${names[@]}"; then
@@ -217,8 +221,43 @@ for id; do
 		done
 		remaining=("${next[@]:1}")
 	done
-	unset todo_of hint_of what_of
+	echo "$passed $failed $skipped $n" >"$area/$id.counts"
+}
+
+# The stages side by side, KIT_JOBS at once (default: the number of cores):
+# each stage's kbuild run and guest are one core's work, and make check
+# runs this beside its other lane. Each job's TAP is printed in the
+# stages' order once it is done, renumbered after the stages before it.
+jobs=${KIT_JOBS:-$(nproc)}
+declare -A job_of=()
+queue=()
+print_oldest() {
+	local id=${queue[0]} p f s k
+	wait "${job_of[$id]}"
+	awk -v off="$n" '/^(not )?ok [0-9]+ / { sub(/[0-9]+/, $(/^not/ ? 3 : 2) + off) } { print }' "$area/$id.out"
+	read -r p f s k <"$area/$id.counts" 2>/dev/null || { p=0 f=1 s=0 k=1 && echo "not ok $((n + 1)) - stage $id: its job of the corpus ended early (see $area/$id.out)"; }
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s)) n=$((n + k))
+	queue=("${queue[@]:1}")
+}
+
+echo "TAP version 13"
+# shellcheck disable=SC2046 # ids are single words
+[ $# -gt 0 ] || set -- $(kit_stage_ids)
+total=0
+for id; do
+	[ -f "$(kit_stage_dir "$id")/mistakes.tsv" ] || continue
+	total=$((total + $(entries_of "$id" | wc -l)))
+	if [ "$(kit_stage_kernel "$id")" = mainline ] && [ -n "${KIT_BEFORE_MAINLINE:-}" ]; then
+		# shellcheck disable=SC2086 # a command and its words
+		$KIT_BEFORE_MAINLINE
+		KIT_BEFORE_MAINLINE=
+	fi
+	while [ ${#queue[@]} -ge "$jobs" ]; do print_oldest; done
+	rm -f "$area/$id.counts"
+	plant_stage "$id" >"$area/$id.out" 2>&1 &
+	job_of[$id]=$! queue+=("$id")
 done
+while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
 echo "1..$n"
 echo "# $total mistakes in the corpus; $passed passed, $failed failed, $skipped skipped"
 echo "mistakes $passed $failed $skipped $(($(date +%s) - start))" >"$logs/mistakes.result"
