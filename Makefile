@@ -148,11 +148,11 @@ else ifeq ($(STAGE),)
 # as the kernel, their modules and the checker are built (the first guest is
 # the figure a newcomer waits for). make cocci-boot follows: it swaps two
 # files of the 6.12 tree while it builds its images (in a copy of
-# build/kernel), so it runs before anything else reads that tree. Then the mainline lane starts in the background
-# (scripts/lib/check-lane.sh): it waits for the mainline kernel and runs
-# what needs it (and, to even out the two lanes, make check-driver-cases),
-# beside the 6.12 phases that follow, so that both cores stay busy once the
-# mainline kernel is built. The mistake corpus waits for the lane's stages
+# build/kernel), so it runs before anything else reads that tree. Then the
+# mainline lane starts in the background (scripts/lib/check-lane.sh): it
+# waits for the mainline kernel and runs what needs it (and, to even out the
+# two lanes, make check-driver-cases), beside the 6.12 phases that follow, so
+# that both cores stay busy once the mainline kernel is built. The mistake corpus waits for the lane's stages
 # before its first mainline stage (it replays make check STAGE=N on them
 # too; its 6.12 stages run meanwhile), and the relocation test (it boots
 # stage 6 in its copy) and the 6.12 TODO proof follow it, beside the lane's

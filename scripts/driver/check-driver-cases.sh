@@ -19,8 +19,8 @@
 #   - a driver whose device the guest lacks (DRIVER_NEEDS) gets the checks
 #     that need no device, and says what it skipped;
 #   - a folder without kit-check.conf is refused, pointing at rename.sh.
-# The cases' make check runs side by side, KIT_JOBS at once (default: the
-# number of cores); their verdicts are printed in the order above. Prints
+# The cases' make check runs side by side (scripts/lib/ordered-jobs.sh:
+# KIT_JOBS at once); their verdicts are printed in the order above. Prints
 # TAP, writes build/logs/driver.result.
 # Usage: check-driver-cases.sh
 set -uo pipefail
@@ -31,27 +31,25 @@ cd "$top" || exit 1
 . "$top/scripts/lib/tap.sh"
 # shellcheck source=qemu/stages.sh
 . "$top/qemu/stages.sh"
+# shellcheck source=scripts/lib/ordered-jobs.sh
+. "$top/scripts/lib/ordered-jobs.sh"
 area="$top/build/driver-cases"
 logs="$top/build/logs"
 start=$(date +%s)
 rm -rf "$area" && mkdir -p "$area" "$logs"
 
-# make check DRIVER=DIR [VAR=VALUE...] as a job of its own, at most $jobs
-# at once (make check runs this beside its other lane; each case is a
-# kbuild run and a guest, one core's work): its output goes to DIR.out,
-# its exit status to DIR.rc. Cases that share a module name (build/driver/
-# NAME, the guest's logs) must not run at once: one job runs them in turn.
-jobs=${KIT_JOBS:-$(nproc)}
+# make check DRIVER=DIR [VAR=VALUE...]: its output goes to DIR.out, its
+# exit status to DIR.rc. Each case runs it in a job of its own
+# (scripts/lib/ordered-jobs.sh); cases that share a module name
+# (build/driver/NAME, the guest's logs) must not run at once: one job runs
+# them in turn. The verdicts are read once every job is done.
 check_driver() { # DIR [VAR=VALUE...]
 	local d=$1 rc=0
 	shift
 	env -u MAKELEVEL -u MAKEFLAGS -u MFLAGS make --no-print-directory check DRIVER="$d" "$@" >"$d.out" 2>&1 || rc=$?
 	echo "$rc" >"$d.rc"
 }
-in_job() { # COMMAND...: in the background, once a job slot is free
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
-	"$@" &
-}
+kit_job_done() { :; }
 # The exit status of DIR's make check (DIR.rc; 99 when it never ran).
 rc_of() { cat "$1.rc" 2>/dev/null || echo 99; }
 
@@ -78,12 +76,12 @@ page_commands() {
 	fi
 	echo "$rc" >"$area/mydrv.rc"
 }
-in_job page_commands
+kit_job mydrv "$area/mydrv.job" page_commands
 
 ml_why=$(kit_mainline_unavailable)
 if [ -z "$ml_why" ]; then
 	copy mydrv_ml "" --mainline
-	in_job check_driver "$area/mydrv_ml"
+	kit_job mydrv_ml "$area/mydrv_ml.job" check_driver "$area/mydrv_ml"
 fi
 
 # NAME  CHANGE  CHECK THAT MUST FAIL  WHAT
@@ -102,13 +100,13 @@ for w in "${wrong[@]}"; do
 		planted[$name]=0
 		continue
 	fi
-	in_job check_driver "$area/$name"
+	kit_job "$name" "$area/$name.job" check_driver "$area/$name"
 done
 
 # The same MAP_PRIVATE change, said in kit-check.conf: its checks skip.
 copy privatesaid "0,/\t\treturn -EINVAL;/s//\t\treturn 0;/"
 sed -i 's/^DRIVER_REFUSES=.*/DRIVER_REFUSES="exec grow past-end"/' "$area/privatesaid/kit-check.conf"
-in_job check_driver "$area/privatesaid"
+kit_job privatesaid "$area/privatesaid.job" check_driver "$area/privatesaid"
 
 # Before and after: stage 0's legacy driver, converted by the conversion
 # aid (kit target), compared with the original; then the conversion broken
@@ -133,19 +131,19 @@ if scripts/coccinelle/mmap-prepare.sh "$area/lab0/mmap_lab0.c" >"$area/lab0.conv
 		check_driver "$area/lab0" BEFORE="$legacy"
 		check_driver "$area/lab0broken" BEFORE="$legacy"
 	}
-	in_job lab0_cases
+	kit_job lab0 "$area/lab0.job" lab0_cases
 fi
 
 # No device in the guest: the device-less checks only.
 copy nodev ""
 sed -i 's/^DRIVER_NEEDS=.*/DRIVER_NEEDS="a PCI device 1af4:10ff"/' "$area/nodev/kit-check.conf"
-in_job check_driver "$area/nodev"
+kit_job nodev "$area/nodev.job" check_driver "$area/nodev"
 
 # No kit-check.conf: refused, pointing at rename.sh.
 copy noconf ""
 rm "$area/noconf/kit-check.conf"
-in_job check_driver "$area/noconf"
-wait
+kit_job noconf "$area/noconf.job" check_driver "$area/noconf"
+kit_jobs_finish
 
 # 2. The verdicts, in order.
 echo "TAP version 13"

@@ -20,9 +20,8 @@
 # qemu/verdict.sh's, given its TAP and its part of the console log. A copy
 # that brings the guest down is judged on what it printed; the copies after
 # it get a guest of their own.
-# The stages run side by side, KIT_JOBS at once (default: the number of
-# cores), each in a job of its own; their TAP is printed in the stages'
-# order. Writes build/logs/mistakes.result; the copies live in
+# The stages run side by side, each a job (scripts/lib/ordered-jobs.sh:
+# KIT_JOBS at once); their TAP is printed in the stages' order. Writes build/logs/mistakes.result; the copies live in
 # build/mistakes/.
 # KIT_BEFORE_MAINLINE, when set, is a command run once before the first
 # stage of the mainline kernel (make check: wait for its lane's stages, so
@@ -40,6 +39,8 @@ cd "$top" || exit 1
 . "$top/scripts/lib/stage-logs.sh"
 # shellcheck source=scripts/labs/mutant-batch.sh
 . "$top/scripts/labs/mutant-batch.sh"
+# shellcheck source=scripts/lib/ordered-jobs.sh
+. "$top/scripts/lib/ordered-jobs.sh"
 logs=$(kit_build_path logs)
 area="$top/build/mistakes"
 kobj="$top/build/kernel" checker="$top/build/checker"
@@ -224,20 +225,13 @@ plant_stage() { # ID
 	echo "$passed $failed $skipped $n" >"$area/$id.counts"
 }
 
-# The stages side by side, KIT_JOBS at once (default: the number of cores):
-# each stage's kbuild run and guest are one core's work, and make check
-# runs this beside its other lane. Each job's TAP is printed in the
-# stages' order once it is done, renumbered after the stages before it.
-jobs=${KIT_JOBS:-$(nproc)}
-declare -A job_of=()
-queue=()
-print_oldest() {
-	local id=${queue[0]} p f s k
-	wait "${job_of[$id]}"
-	awk -v off="$n" '/^(not )?ok [0-9]+ / { sub(/[0-9]+/, $(/^not/ ? 3 : 2) + off) } { print }' "$area/$id.out"
-	read -r p f s k <"$area/$id.counts" 2>/dev/null || { p=0 f=1 s=0 k=1 && echo "not ok $((n + 1)) - stage $id: its job of the corpus ended early (see $area/$id.out)"; }
+# Each stage a job (scripts/lib/ordered-jobs.sh): its TAP printed in the
+# stages' order, renumbered after the stages before it.
+kit_job_done() { # ID OUT
+	local p f s k
+	awk -v off="$n" '/^(not )?ok [0-9]+ / { sub(/[0-9]+/, $(/^not/ ? 3 : 2) + off) } { print }' "$2"
+	read -r p f s k <"$area/$1.counts" 2>/dev/null || { p=0 f=1 s=0 k=1 && echo "not ok $((n + 1)) - stage $1: its job of the corpus ended early (see $2)"; }
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s)) n=$((n + k))
-	queue=("${queue[@]:1}")
 }
 
 echo "TAP version 13"
@@ -252,12 +246,10 @@ for id; do
 		$KIT_BEFORE_MAINLINE
 		KIT_BEFORE_MAINLINE=
 	fi
-	while [ ${#queue[@]} -ge "$jobs" ]; do print_oldest; done
 	rm -f "$area/$id.counts"
-	plant_stage "$id" >"$area/$id.out" 2>&1 &
-	job_of[$id]=$! queue+=("$id")
+	kit_job "$id" "$area/$id.out" plant_stage "$id"
 done
-while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
+kit_jobs_finish
 echo "1..$n"
 echo "# $total mistakes in the corpus; $passed passed, $failed failed, $skipped skipped"
 echo "mistakes $passed $failed $skipped $(($(date +%s) - start))" >"$logs/mistakes.result"

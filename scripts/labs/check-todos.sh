@@ -34,12 +34,13 @@ here=$(dirname "$(realpath "$0")")
 . "$here/../../qemu/stages.sh"
 # shellcheck source=scripts/labs/mutant-batch.sh
 . "$here/mutant-batch.sh"
+# shellcheck source=scripts/lib/ordered-jobs.sh
+. "$here/../lib/ordered-jobs.sh"
 logs="$kit_root/build/logs"
 mutants="$kit_root/build/mutants"
 mkdir -p "$logs" "$mutants"
 start=$(date +%s)
 passed=0 failed=0 skipped=0 n=0 tap=() waited=0
-jobs=${KIT_JOBS:-$(nproc)}
 
 # A stage's results are written by its job, one line each: "0 TAB
 # DESCRIPTION" (passed), "1 TAB ..." (failed) or "skip TAB ... # SKIP WHY",
@@ -205,17 +206,16 @@ prove_stage() { # ID
 	fi
 }
 
-# Each lab stage a job, at most $jobs at once; their outputs are printed in
-# the stages' order, each once it is done (the oldest job is waited for
-# when all slots are taken).
-declare -A job_of=()
-queue=()
-print_oldest() {
-	local id=${queue[0]}
-	wait "${job_of[$id]}"
-	cat "$mutants/$id.out"
-	tally "$(results_of "$id")"
-	queue=("${queue[@]:1}")
+# Each lab stage a job (scripts/lib/ordered-jobs.sh): its table printed and
+# its results counted in the stages' order.
+kit_job_done() { # ID OUT
+	cat "$2"
+	tally "$(results_of "$1")"
+}
+# A mainline stage without its kernel: one skip.
+skip_stage() { # ID WHY
+	echo ">> stage $1: skipped: it runs on the mainline kernel, and $2"
+	result skip "stage $1: every TODO # SKIP $2"
 }
 # shellcheck disable=SC2046 # ids are single words
 [ $# -gt 0 ] || set -- $(kit_stage_ids)
@@ -231,18 +231,13 @@ for id; do
 		waited=$((waited + $(date +%s) - wait_start))
 		why=$(kit_mainline_unavailable)
 		if [ -n "$why" ]; then
-			echo ">> stage $id: skipped: it runs on the mainline kernel, and $why" >"$mutants/$id.out"
-			result skip "stage $id: every TODO # SKIP $why"
-			true &
-			job_of[$id]=$! queue+=("$id")
+			kit_job "$id" "$mutants/$id.out" skip_stage "$id" "$why"
 			continue
 		fi
 	fi
-	while [ ${#queue[@]} -ge "$jobs" ]; do print_oldest; done
-	prove_stage "$id" >"$mutants/$id.out" 2>&1 &
-	job_of[$id]=$! queue+=("$id")
+	kit_job "$id" "$mutants/$id.out" prove_stage "$id"
 done
-while [ ${#queue[@]} -gt 0 ]; do print_oldest; done
+kit_jobs_finish
 
 # The proof's own time: without the wait for the mainline kernel, which
 # make check builds in the background meanwhile.
