@@ -17,12 +17,17 @@
 # one guest loads, checks and unloads each in turn (scripts/labs/
 # mutant-batch.sh), with the stage's checks but check_commit_charge and
 # check_unload (the batch unloads each copy itself). Each copy's verdict is
-# qemu/verdict.sh's, given its TAP and its part of the console log. A copy
-# that brings the guest down is judged on what it printed; the copies after
-# it get a guest of their own.
+# qemu/verdict.sh's, given its TAP and its part of the console log. When
+# the guest goes down, the copies after the one it went down with boot
+# again, and so do that one (unless it was the guest's first) and the ones
+# before it whose every check passed: a copy that corrupts memory (a page
+# freed while the driver still uses it) brings the guest down when the page
+# is used again, which may be in a later copy's checks. Each copy boots
+# again at most once; a copy the guest went down with as its first is
+# judged on what it printed.
 # The stages run side by side, each a job (scripts/lib/ordered-jobs.sh:
-# KIT_JOBS at once); their TAP is printed in the stages' order. Writes build/logs/mistakes.result; the copies live in
-# build/mistakes/.
+# KIT_JOBS at once); their TAP is printed in the stages' order. Writes
+# build/logs/mistakes.result; the copies live in build/mistakes/.
 # KIT_BEFORE_MAINLINE, when set, is a command run once before the first
 # stage of the mainline kernel (make check: wait for its lane's stages, so
 # that the 6.12 stages' mistakes run meanwhile).
@@ -140,7 +145,7 @@ verdict_names() { # VERDICT TODO HINT
 # and writes "PASSED FAILED SKIPPED N" to $area/ID.counts.
 plant_stage() { # ID
 	local id=$1 entries e i todo mistake plant hint what name file batch modules
-	local names=() built=() stage_kobj programs remaining round run checks next crashed verdict rc why
+	local names=() built=() stage_kobj programs remaining round run checks next crashed verdict rc why down after_down
 	local -A todo_of=() hint_of=() what_of=()
 	passed=0 failed=0 skipped=0 n=0
 	mapfile -t entries < <(entries_of "$id")
@@ -196,31 +201,51 @@ plant_stage() { # ID
 	# TODO proof.
 	programs=$(kit_stage_get "$id" STAGE_CHECKS | tr ' ' '\n' | grep -vxE 'check_commit_charge|check_unload' | paste -sd,)
 	remaining=("${built[@]}") round=0
+	local -A retried=()
 	while [ ${#remaining[@]} -gt 0 ]; do
 		round=$((round + 1))
 		run="mistakes-$id-$round"
 		checks=$(for name in "${remaining[@]}"; do printf '%s=%s ' "$name" "$programs"; done)
 		kit_boot_mutants "$kobj" "$checker" "$id" "$batch" "$run" "$checks" "${remaining[@]}" >"$batch/$run.out" || true
-		next=()
+		# The copy the guest went down with, if it did (the first without
+		# its unload TAP).
+		down=
 		for name in "${remaining[@]}"; do
-			if [ ${#next[@]} -gt 0 ]; then
-				next+=("$name")
-				continue
-			fi
+			[ -e "$logs/$run/$name.unload.tap" ] || { down=$name && break; }
+		done
+		next=() after_down=0
+		for name in "${remaining[@]}"; do
+			[ "$name" != "$down" ] || after_down=1
 			crashed=0
-			if [ ! -e "$logs/$run/$name.unload.tap" ]; then
+			if [ "$after_down" = 1 ]; then
+				if [ "$name" != "$down" ] || { [ "$name" != "${remaining[0]}" ] && [ -z "${retried[$name]:-}" ]; }; then
+					# Boot again: the copies after the one the guest went
+					# down with, and that one too unless it was the
+					# guest's first (a copy before it may have done the
+					# damage).
+					next+=("$name") retried[$name]=1
+					continue
+				fi
 				# The guest went down with this copy: judged on what it
-				# printed; those after it boot again.
-				crashed=1 next=(-)
+				# printed.
+				crashed=1
 			fi
 			verdict=$(verdict_of "$id" "$name" "$run" "$batch" "$crashed")
+			if [ -n "$down" ] && [ "$after_down" = 0 ] && [ -z "$verdict" ] && [ -z "${retried[$name]:-}" ]; then
+				# Every check passed, and a later copy's guest went down:
+				# a copy that corrupts memory brings the guest down when
+				# the page is used again, maybe after its own checks.
+				# Booted again, first.
+				next=("$name" "${next[@]}") retried[$name]=1
+				continue
+			fi
 			echo "$verdict" >"$batch/$name/verdict"
 			rc=0
 			verdict_names "$verdict" "${todo_of[$name]}" "${hint_of[$name]}" || rc=1
 			TAP_DETAIL="head" result "$rc" "${what_of[$name]}: fails, names TODO ${todo_of[$name]} first, says \"${hint_of[$name]}\"" \
 				"${verdict:-(no verdict: every check passed)}"
 		done
-		remaining=("${next[@]:1}")
+		remaining=("${next[@]}")
 	done
 	echo "$passed $failed $skipped $n" >"$area/$id.counts"
 }
