@@ -119,6 +119,17 @@ if [ $((SECONDS - start)) -ge 3 ]; then
 fi
 case_is "KVM whose kernel prints, then hangs before user space" "TCG (KVM present but a guest could not run: no user space within 3 s); exit 0" \
 	KIT_QEMU="$tmp/stuck" -- --why "${k[@]}"
+# The probe's own deadlines (empty: the defaults): a KVM whose guest prints
+# but has not reached user space by the time TCG's would have, three times
+# over, is given up at 5 s, not waited for.
+start=$SECONDS
+case_is "KVM whose kernel prints but crawls, the probe's default deadlines" \
+	"TCG (KVM present but a guest could not run: no user space within 5 s); exit 0" \
+	KIT_ACCEL_PROBE_TIMEOUT= KIT_ACCEL_PROBE_SILENT= KIT_QEMU="$tmp/stuck" -- --why "${k[@]}"
+if [ $((SECONDS - start)) -gt 6 ]; then
+	echo "WRONG: the crawling KVM was told after $((SECONDS - start)) s, not at 5 s"
+	bad=1
+fi
 case_is "a KVM that cannot run guests, KIT_ACCEL=kvm forces it" "kvm; exit 0" KIT_QEMU="$tmp/silent" KIT_ACCEL=kvm -- "${k[@]}"
 case_is "a KVM that cannot run guests, KIT_ACCEL=tcg" "tcg; exit 0" KIT_QEMU="$tmp/silent" KIT_ACCEL=tcg -- "${k[@]}"
 

@@ -3,7 +3,7 @@
 # installing or building anything: the Debian packages, the free disk, both
 # kernels built (else how long building them takes here), the guests'
 # accelerator and why (qemu/accel.sh: on its first run this boot it boots its
-# probe guest, at most 15 s; nothing longer), the network for the mainline
+# probe guest, at most 5 s; nothing longer), the network for the mainline
 # source (only while the mainline kernel is not built), and what the
 # learner's work/ holds. Prints one line per check ("ok: ...", "TO DO: ..."
 # or facts), then one line: READY, or NOT READY with what to do first. Exits 0 when ready, 1 when not (make
