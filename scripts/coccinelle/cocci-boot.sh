@@ -125,7 +125,7 @@ build_variant() { # VARIANT
 		swapped+=("$src/${file[$name]}")
 		cp "$out/$name/$variant.c" "$src/${file[$name]}"
 	done
-	make -s -C "$src" O="$vkobj" -j"$jobs" 2>&1
+	make -s -C "$src" O="$vkobj" -j"$jobs" vmlinux 2>&1
 	rc=$?
 	if [ "$rc" = 0 ]; then
 		rm -rf "$out/kernel-$variant"

@@ -57,7 +57,8 @@ build_both() {
 timed_build() { # OBJ
 	local start
 	start=$(date +%s)
-	make -s -C "$src" O="$1" -j1 >"$1/build.log" 2>&1 ||
+	# The targets of make kernel (scripts/kernel/kernel.sh).
+	make -s -C "$src" O="$1" -j1 vmlinux modules >"$1/build.log" 2>&1 ||
 		{ tail -n 20 "$1/build.log" >&2; echo "error: the build in $1 failed; log: $1/build.log" >&2; return 1; }
 	echo $(($(date +%s) - start)) >"$1/cost-seconds"
 }

@@ -6,7 +6,7 @@
 # build/relocation/moved, and in each place, as a user would there:
 #   - make's first run rewrites the old path in build/ (relocate-build.py);
 #   - both kernels' builds, run as `make kernel` runs them, rebuild nothing
-#     (no object, vmlinux or bzImage newer than before);
+#     (no object or vmlinux newer than before);
 #   - no text file or symlink under build/ names an old place of the kit;
 # and in the moved copy (whose first place is gone, as after any mv):
 #   - `make modules STAGE=1` builds the 6.12 stage against the moved tree;
