@@ -64,7 +64,14 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 	docs-kernel check check-static check-todos check-loop record-loop vma-tests boot kernel-git export-patches \
 	check-series check-stock check-driver check-driver-cases check-mainline-lane check-mistakes check-relocation check-sanitizers record-sanitizers record-times record-fail-nth fresh-machine-test clean distclean
 
-all: packages kernel modules checker skeletons docs ## build kernel, modules, checker, skeletons and HTML docs
+# Meanwhile the mainline kernel's source is fetched, configured and prepared
+# in the background (nice 19: the 6.12 build's idle moments), for make
+# check, whose mainline build then starts from there; make waits for it at
+# the end (not on failure: the job stops when make is gone).
+all: packages ## build kernel, modules, checker, skeletons and HTML docs (and fetch the mainline kernel's source)
+	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --prefetch
+	@$(MAKE) --no-print-directory kernel modules checker skeletons docs
+	@scripts/kernel/kernel-mainline.sh --prefetch-wait
 
 # make help is the kit's index: each target, what it does, and the script
 # that does it (scripts/JOB/TARGET.sh, named after the target).
@@ -180,7 +187,7 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	$(MAKE) --no-print-directory modules; rc=$$?; wait $$checker && exit $$rc
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the rest of make all: skeletons and HTML docs"
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory skeletons docs
 	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
 	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(LANE) start mainline $(MAKE) --no-print-directory check-mainline-lane

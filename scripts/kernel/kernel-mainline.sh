@@ -18,6 +18,12 @@
 #        kernel-mainline.sh --wait       wait for a --start (implies --go) and
 #                                        print its log; with none pending,
 #                                        fetch and build here
+#        kernel-mainline.sh --prefetch   for make (all): in the background
+#                                        (nice), fetch, configure and prepare,
+#                                        never build: the 6.12 build's idle
+#                                        moments do it, and make check's
+#                                        build starts from there
+#        kernel-mainline.sh --prefetch-wait  wait for it, print its log
 # With KIT_PROFILE=sanitize (make check-sanitizers) it builds
 # build/kernel-mainline-sanitize, qemu/kernel-sanitize.config merged last,
 # and keeps its logs in build/logs-sanitize (qemu/stages.sh).
@@ -32,6 +38,7 @@ logs=$(kit_build_path logs)
 log="$logs/mainline-kernel.log" status="$logs/mainline-kernel.status"
 pending="$logs/mainline-kernel.pending"
 go_file="$logs/mainline-kernel.go"
+prefetch_log="$logs/mainline-prefetch.log" prefetch_status="$logs/mainline-prefetch.status"
 unavailable="$build/mainline-unavailable"
 
 # Fetch and unpack the pinned source; 1 when it cannot be had (the reason is
@@ -110,6 +117,21 @@ background() {
 	return "$rc"
 }
 
+# The background job of --prefetch: fetch, then configure and prepare when
+# the kernel is not built yet, unless the make that started it ($1) is gone
+# (make failed: nothing more is wanted of this job).
+prefetch() {
+	local make_pid=$1 rc=0
+	fetch || rc=$?
+	[ "$rc" != 1 ] || return 0
+	[ "$rc" = 0 ] || return "$rc"
+	if ! kill -0 "$make_pid" 2>/dev/null; then
+		echo ">> make is gone: the mainline source is fetched, not prepared"
+		return 0
+	fi
+	! stale || "$here/kernel.sh" --prepare-only "$src" "$obj" "${fragments[@]}"
+}
+
 # The row of make check's summary for the mainline kernel itself
 # (build/logs/mainline-kernel.result): passed when built, skipped when the
 # source could not be had (build/mainline-unavailable says why), failed
@@ -164,12 +186,38 @@ case "${1:-}" in
 --background)
 	background "$2"
 	;;
+--prefetch)
+	rm -f "$prefetch_status"
+	echo ">> fetching and preparing the mainline kernel's source in the background, for make check (log: ${prefetch_log#"$kit_root"/})"
+	make_pid=${KIT_OWNER_PID:-$PPID}
+	(
+		rc=0
+		nice -n 19 "$0" --prefetch-background "$make_pid" >"$prefetch_log" 2>&1 || rc=$?
+		echo "$rc" >"$prefetch_status"
+	) </dev/null &
+	;;
+--prefetch-background)
+	prefetch "$2"
+	;;
+--prefetch-wait)
+	[ -f "$prefetch_log" ] || exit 0
+	if [ ! -f "$prefetch_status" ]; then
+		echo ">> waiting for the mainline kernel's source (log: ${prefetch_log#"$kit_root"/})"
+		while [ ! -f "$prefetch_status" ]; do sleep 1; done
+	fi
+	sed 's/^/   /' "$prefetch_log"
+	# Not make's failure: the 6.12 kit is built; make check fetches and
+	# builds the mainline kernel again, and fails there if it must.
+	[ "$(cat "$prefetch_status")" = 0 ] ||
+		echo "warning: fetching or preparing the mainline kernel failed (log above: ${prefetch_log#"$kit_root"/}); make check tries again, make kernel-mainline shows why" >&2
+	exit 0
+	;;
 --go)
 	touch "$go_file"
 	[ ! -f "$pending" ] || echo ">> the mainline kernel now builds in the background (log: ${log#"$kit_root"/})"
 	;;
 *)
-	echo "usage: $0 [--start [--now] | --go | --wait]" >&2
+	echo "usage: $0 [--start [--now] | --go | --wait | --prefetch | --prefetch-wait]" >&2
 	exit 2
 	;;
 esac
