@@ -67,11 +67,17 @@ LAB_DIRS     := $(wildcard labs/[0-9][0-9]-*)
 # Meanwhile the mainline kernel's source is fetched, configured and prepared
 # in the background (nice 19: the 6.12 build's idle moments), for make
 # check, whose mainline build then starts from there; make waits for it at
-# the end (not on failure: the job stops when make is gone).
+# the end (not on failure: the job stops when make is gone). Only for the
+# make the user typed: make check runs make all too, beside its own
+# background job that fetches and builds the mainline kernel.
 all: packages ## build kernel, modules, checker, skeletons and HTML docs (and fetch the mainline kernel's source)
+ifeq ($(MAKELEVEL),0)
 	@KIT_OWNER_PID=$$PPID scripts/kernel/kernel-mainline.sh --prefetch
+endif
 	@$(MAKE) --no-print-directory kernel modules checker skeletons docs
+ifeq ($(MAKELEVEL),0)
 	@scripts/kernel/kernel-mainline.sh --prefetch-wait
+endif
 
 # make help is the kit's index: each target, what it does, and the script
 # that does it (scripts/JOB/TARGET.sh, named after the target).
@@ -187,7 +193,7 @@ check: packages ## build everything, static checks, TODO mutation proof, then bo
 	$(MAKE) --no-print-directory modules; rc=$$?; wait $$checker && exit $$rc
 	@qemu/check-all.sh --no-summary $(KOBJ) $(CHECKER) $(KIT_612_STAGES) || true
 	@$(PHASE) "the rest of make all: skeletons and HTML docs"
-	@$(MAKE) --no-print-directory skeletons docs
+	@$(MAKE) --no-print-directory all
 	@$(PHASE) "real drivers converted by the conversion aid, booted beside the originals (make cocci-boot)"
 	@scripts/coccinelle/cocci-boot.sh $(KSRC) $(KOBJ) $(CHECKER) || true
 	@$(LANE) start mainline $(MAKE) --no-print-directory check-mainline-lane
