@@ -147,6 +147,18 @@ record() { # STATUS
 	echo "mainline-kernel $counts -" >"$logs/mainline-kernel.result"
 }
 
+# Run this script with MODE in the background at nice 19, for the make that
+# runs this (a recipe line's shell is its child; KIT_OWNER_PID names it
+# otherwise): its output to LOG, its exit status to STATUS when it ends.
+in_background() { # LOG STATUS MODE
+	local make_pid=${KIT_OWNER_PID:-$PPID}
+	(
+		rc=0
+		nice -n 19 "$0" "$3" "$make_pid" >"$1" 2>&1 || rc=$?
+		echo "$rc" >"$2"
+	) </dev/null &
+}
+
 mkdir -p "$logs" "$build/timings"
 case "${1:-}" in
 ''|--wait)
@@ -175,13 +187,7 @@ case "${1:-}" in
 	[ "${2:-}" != --now ] || touch "$go_file"
 	touch "$pending"
 	echo ">> fetching the mainline kernel in the background (log: ${log#"$kit_root"/})"
-	# The make that runs make check (a recipe line's shell is its child).
-	make_pid=${KIT_OWNER_PID:-$PPID}
-	(
-		rc=0
-		nice -n 19 "$0" --background "$make_pid" >"$log" 2>&1 || rc=$?
-		echo "$rc" >"$status"
-	) </dev/null &
+	in_background "$log" "$status" --background
 	;;
 --background)
 	background "$2"
@@ -189,12 +195,7 @@ case "${1:-}" in
 --prefetch)
 	rm -f "$prefetch_status"
 	echo ">> fetching and preparing the mainline kernel's source in the background, for make check (log: ${prefetch_log#"$kit_root"/})"
-	make_pid=${KIT_OWNER_PID:-$PPID}
-	(
-		rc=0
-		nice -n 19 "$0" --prefetch-background "$make_pid" >"$prefetch_log" 2>&1 || rc=$?
-		echo "$rc" >"$prefetch_status"
-	) </dev/null &
+	in_background "$prefetch_log" "$prefetch_status" --prefetch-background
 	;;
 --prefetch-background)
 	prefetch "$2"
