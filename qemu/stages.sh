@@ -203,12 +203,14 @@ kit_todos_of() { # ID TEST
 # KIT_MAINLINE_UNAVAILABLE="reason" pretends it is missing (check-static
 # proves the skip path with it).
 kit_mainline_unavailable() {
+	# The build's status, read once: another make may be rewriting it.
+	local status
+	status=$(cat "$(kit_build_path logs)/mainline-kernel.status" 2>/dev/null) || status=
 	if [ -n "${KIT_MAINLINE_UNAVAILABLE:-}" ]; then
 		echo "$KIT_MAINLINE_UNAVAILABLE"
 	elif [ -s "$kit_root/build/mainline-unavailable" ]; then
 		cat "$kit_root/build/mainline-unavailable"
-	elif [ -s "$(kit_build_path logs)/mainline-kernel.status" ] &&
-		[ "$(cat "$(kit_build_path logs)/mainline-kernel.status")" != 0 ]; then
+	elif [ -n "$status" ] && [ "$status" != 0 ]; then
 		# make check counts this failure once, in the mainline-kernel row
 		echo "the mainline kernel did not build ($(kit_build_path logs | sed "s|^$kit_root/||")/mainline-kernel.log)"
 	elif [ ! -f "$(kit_build_path kernel-mainline)/.stamp-kernel-built" ]; then

@@ -149,13 +149,14 @@ record() { # STATUS
 
 # Run this script with MODE in the background at nice 19, for the make that
 # runs this (a recipe line's shell is its child; KIT_OWNER_PID names it
-# otherwise): its output to LOG, its exit status to STATUS when it ends.
+# otherwise): its output to LOG, its exit status to STATUS when it ends
+# (written whole, then renamed: whoever waits reads it as soon as it exists).
 in_background() { # LOG STATUS MODE
 	local make_pid=${KIT_OWNER_PID:-$PPID}
 	(
 		rc=0
 		nice -n 19 "$0" "$3" "$make_pid" >"$1" 2>&1 || rc=$?
-		echo "$rc" >"$2"
+		echo "$rc" >"$2.$BASHPID" && mv -f "$2.$BASHPID" "$2"
 	) </dev/null &
 }
 
@@ -164,11 +165,14 @@ case "${1:-}" in
 ''|--wait)
 	if [ "${1:-}" = '' ] || [ ! -f "$pending" ]; then
 		# In the foreground (--wait with no background build pending:
-		# quick when up to date).
-		rm -f "$status"
+		# quick when up to date). The status file is replaced, never
+		# removed first: make check runs this from two lanes at once, and
+		# the other lane reads it meanwhile (qemu/stages.sh); a build that
+		# starts removes the kernel's stamp, which says "not built" until
+		# it ends.
 		rc=0
 		fetch_and_build || rc=$?
-		echo "$rc" >"$status"
+		echo "$rc" >"$status.$$" && mv -f "$status.$$" "$status"
 		record "$rc"
 		exit "$rc"
 	fi
